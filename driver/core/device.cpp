@@ -1,0 +1,71 @@
+#include "core/device.hpp"
+
+#include "support/log.hpp"
+
+#include <numeric>
+
+namespace usmcl::core {
+
+Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
+               Device* parent, std::vector<cl_device_partition_property> partition_type)
+    : platform_(platform), topology_(std::move(topology)), pus_(std::move(pus)), parent_(parent),
+      partition_type_(std::move(partition_type)), description_(describe_device(*topology_, pus_)) {
+    USMCL_LOG(device, "%s device over %zu processing units", parent ? "sub" : "root", pus_.size());
+}
+
+Device::~Device() = default;
+
+Result<std::vector<cpu::CpuSet>> Device::plan_partition(const PartitionRequest& request) const {
+    const unsigned units = description_.compute_units;
+    switch (request.kind) {
+    case PartitionRequest::Kind::equally: {
+        // Each sub-device holds exactly n compute units; n must fit at least once.
+        if (request.units_per_device == 0)
+            return Status(CL_INVALID_VALUE, "CL_DEVICE_PARTITION_EQUALLY with 0 compute units");
+        if (request.units_per_device > units)
+            return Status(CL_DEVICE_PARTITION_FAILED, "more compute units than the device has");
+        return cpu::partition_equally(pus_, request.units_per_device);
+    }
+    case PartitionRequest::Kind::by_counts: {
+        // More sub-devices or compute units than the device has, or an empty
+        // sub-device: CL_INVALID_DEVICE_PARTITION_COUNT.
+        if (request.counts.size() > units)
+            return Status(CL_INVALID_DEVICE_PARTITION_COUNT, "more sub-devices than compute units");
+        unsigned long total = 0;
+        for (unsigned count : request.counts) {
+            if (count == 0)
+                return Status(CL_INVALID_DEVICE_PARTITION_COUNT, "a sub-device of 0 compute units");
+            total += count;
+        }
+        if (total > units)
+            return Status(CL_INVALID_DEVICE_PARTITION_COUNT,
+                          "more compute units than the device has");
+        return cpu::partition_by_counts(pus_, request.counts);
+    }
+    case PartitionRequest::Kind::by_affinity_domain: {
+        auto sets = topology_->partition_by_affinity(pus_, request.domain);
+        if (sets.size() < 2)
+            return Status(CL_DEVICE_PARTITION_FAILED,
+                          "the device does not split along that domain");
+        return sets;
+    }
+    }
+    return Status(CL_INVALID_VALUE, "unknown partition scheme");
+}
+
+std::vector<Device*> Device::create_sub_devices(const PartitionRequest& request,
+                                                const std::vector<cpu::CpuSet>& sets) {
+    std::vector<Device*> devices;
+    devices.reserve(sets.size());
+    try {
+        for (const auto& set : sets)
+            devices.push_back(new Device(platform_, topology_, set, this, request.properties));
+    } catch (...) {
+        for (Device* device : devices)
+            device->release_api();
+        throw;
+    }
+    return devices;
+}
+
+} // namespace usmcl::core

@@ -1,0 +1,62 @@
+// A CPU device: the root device over every processing unit this process may
+// use, or a sub-device over a subset of them.
+#pragma once
+
+#include "core/device_description.hpp"
+#include "core/object.hpp"
+#include "core/result.hpp"
+#include "cpu/topology.hpp"
+
+#include <CL/cl.h>
+
+#include <memory>
+#include <vector>
+
+namespace usmcl::core {
+
+class Platform;
+
+// How clCreateSubDevices was asked to split a device (already validated for
+// form by the API layer).
+struct PartitionRequest {
+    enum class Kind { equally, by_counts, by_affinity_domain };
+    Kind kind = Kind::equally;
+    unsigned units_per_device = 0;                          // equally
+    std::vector<unsigned> counts;                           // by_counts
+    cpu::AffinityDomain domain = cpu::AffinityDomain::numa; // by_affinity_domain
+    std::vector<cl_device_partition_property> properties;   // as given, 0-terminated
+};
+
+class Device : public Object<Device, _cl_device_id, ObjectType::device> {
+public:
+    Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
+           Device* parent, std::vector<cl_device_partition_property> partition_type);
+    ~Device();
+
+    Platform& platform() const { return platform_; }
+    Device* parent() const { return parent_.get(); }
+    bool is_root() const { return !parent_; }
+    const cpu::CpuSet& pus() const { return pus_; }
+    const cpu::Topology& topology() const { return *topology_; }
+    const DeviceDescription& description() const { return description_; }
+    // The properties the device was created with; empty for the root device.
+    const std::vector<cl_device_partition_property>& partition_type() const {
+        return partition_type_;
+    }
+
+    // The processing-unit sets request would give, or the spec's error.
+    Result<std::vector<cpu::CpuSet>> plan_partition(const PartitionRequest& request) const;
+    // Creates one sub-device per set; each starts with one API reference.
+    std::vector<Device*> create_sub_devices(const PartitionRequest& request,
+                                            const std::vector<cpu::CpuSet>& sets);
+
+private:
+    Platform& platform_;
+    std::shared_ptr<const cpu::Topology> topology_;
+    cpu::CpuSet pus_;
+    Ref<Device> parent_;
+    std::vector<cl_device_partition_property> partition_type_;
+    DeviceDescription description_;
+};
+
+} // namespace usmcl::core

@@ -1,0 +1,55 @@
+// Everything clGetDeviceInfo reports about a device that is not a switch in
+// capabilities.hpp: figures read from the hardware (hwloc, cpuid) once, when
+// the device is created.
+#pragma once
+
+#include "cpu/topology.hpp"
+
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace usmcl::core {
+
+struct NameVersion {
+    std::string name;
+    cl_version version;
+};
+
+struct DeviceDescription {
+    std::string name;
+    std::string vendor;
+    cl_uint vendor_id = 0;
+    cl_uint compute_units = 1;
+    cl_uint max_clock_mhz = 0;
+    cl_ulong global_mem_size = 0;
+    cl_ulong max_mem_alloc_size = 0;
+    cl_ulong global_mem_cache_size = 0;
+    cl_uint global_mem_cacheline_size = 64;
+    cl_ulong local_mem_size = 0;
+    cl_ulong max_constant_buffer_size = 0;
+    size_t max_work_group_size = 4096;
+    std::array<size_t, 3> max_work_item_sizes{4096, 4096, 4096};
+    // char, short, int, long, float, double, half
+    std::array<cl_uint, 7> native_vector_widths{};
+    std::array<cl_uint, 7> preferred_vector_widths{};
+    std::vector<unsigned> numa_nodes;
+    cl_device_affinity_domain affinity_domains = 0; // splittable domains (+ next partitionable)
+    std::vector<cl_device_partition_property> partition_properties; // supported schemes
+    std::array<cl_uchar, CL_UUID_SIZE_KHR> device_uuid{};
+    std::string extensions; // space-separated
+    std::vector<NameVersion> extensions_with_version;
+    std::vector<NameVersion> opencl_c_features;
+    std::vector<NameVersion> opencl_c_versions;
+};
+
+DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuSet& pus);
+
+// The universally unique identifier of this driver build.
+const std::array<cl_uchar, CL_UUID_SIZE_KHR>& driver_uuid();
+
+} // namespace usmcl::core

@@ -1,0 +1,158 @@
+// Every cl_* handle is a pointer to an object whose first member is the ICD
+// dispatch table pointer (the loader's ABI), followed by a type tag. The tag
+// tells live objects of each type apart from other types and from objects
+// the application already released.
+//
+// Two reference counts (compute-runtime's split): the API count that
+// clRetain*/clRelease* change and *_REFERENCE_COUNT reports, and the internal
+// count of owners (the API counts as one owner while its count is above 0; a
+// command or a child object that must keep the object alive holds another).
+#pragma once
+
+#include <CL/cl_icd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <utility>
+
+namespace usmcl::core {
+
+enum class ObjectType : std::uint32_t {
+    platform = 1,
+    device,
+    context,
+    command_queue,
+    mem,
+    sampler,
+    program,
+    kernel,
+    event,
+};
+
+// The magic a live object of a type carries; released objects carry dead_magic.
+constexpr std::uint32_t live_magic(ObjectType type) {
+    return 0x75530000u | static_cast<std::uint32_t>(type);
+}
+constexpr std::uint32_t dead_magic = 0x7553dead;
+
+struct IcdHeader {
+    const cl_icd_dispatch* dispatch;
+    std::uint32_t magic;
+};
+
+// The dispatch table every handle carries (defined by driver/api, which owns
+// the table; core only stamps it into new objects).
+const cl_icd_dispatch* icd_dispatch();
+
+} // namespace usmcl::core
+
+// The opaque structs of CL/cl.h, completed here so every handle starts with
+// the dispatch pointer.
+struct _cl_platform_id : usmcl::core::IcdHeader {};
+struct _cl_device_id : usmcl::core::IcdHeader {};
+struct _cl_context : usmcl::core::IcdHeader {};
+struct _cl_command_queue : usmcl::core::IcdHeader {};
+struct _cl_mem : usmcl::core::IcdHeader {};
+struct _cl_sampler : usmcl::core::IcdHeader {};
+struct _cl_program : usmcl::core::IcdHeader {};
+struct _cl_kernel : usmcl::core::IcdHeader {};
+struct _cl_event : usmcl::core::IcdHeader {};
+
+namespace usmcl::core {
+
+// Base of every object behind a handle. Derived is the final class (CRTP), so
+// objects are deleted without a virtual destructor.
+template <class Derived, class Handle, ObjectType Type>
+class Object : public Handle {
+public:
+    using HandleType = Handle*;
+    static constexpr ObjectType object_type = Type;
+
+    Object() {
+        this->dispatch = icd_dispatch();
+        this->magic = live_magic(Type);
+    }
+    Object(const Object&) = delete;
+    Object& operator=(const Object&) = delete;
+
+    Handle* handle() { return this; }
+
+    // The live object behind a handle, or nullptr when the handle is null, of
+    // another type, or already released by the application.
+    static Derived* from_handle(Handle* handle) {
+        if (handle == nullptr || handle->magic != live_magic(Type))
+            return nullptr;
+        auto* object = static_cast<Derived*>(handle);
+        if (object->api_refs_.load(std::memory_order_acquire) == 0)
+            return nullptr;
+        return object;
+    }
+
+    // clRetain*: the caller has validated the handle.
+    void retain_api() { api_refs_.fetch_add(1, std::memory_order_relaxed); }
+    // clRelease*: drops the API count; the API's internal reference goes with
+    // the last one.
+    void release_api() {
+        if (api_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            release_internal();
+    }
+    std::uint32_t api_reference_count() const { return api_refs_.load(std::memory_order_relaxed); }
+
+    void retain_internal() { internal_refs_.fetch_add(1, std::memory_order_relaxed); }
+    void release_internal() {
+        if (internal_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            auto* self = static_cast<Derived*>(this);
+            self->magic = dead_magic;
+            delete self;
+        }
+    }
+
+protected:
+    ~Object() = default;
+
+private:
+    std::atomic<std::uint32_t> api_refs_{1};
+    std::atomic<std::uint32_t> internal_refs_{1};
+};
+
+// An internal owning reference (holds one internal count).
+template <class T>
+class Ref {
+public:
+    Ref() = default;
+    // Takes a new internal reference to object.
+    explicit Ref(T* object) : object_(object) {
+        if (object_)
+            object_->retain_internal();
+    }
+    // Adopts the reference a freshly created object starts with.
+    static Ref adopt(T* object) {
+        Ref ref;
+        ref.object_ = object;
+        return ref;
+    }
+    Ref(const Ref& other) : Ref(other.object_) {}
+    Ref(Ref&& other) noexcept : object_(std::exchange(other.object_, nullptr)) {}
+    Ref& operator=(Ref other) noexcept {
+        std::swap(object_, other.object_);
+        return *this;
+    }
+    ~Ref() {
+        if (object_)
+            object_->release_internal();
+    }
+
+    T* get() const { return object_; }
+    T* operator->() const { return object_; }
+    T& operator*() const { return *object_; }
+    explicit operator bool() const { return object_ != nullptr; }
+    bool operator==(const Ref& other) const { return object_ == other.object_; }
+
+    // Hands the reference over to the caller (e.g. as the API's reference).
+    T* release() { return std::exchange(object_, nullptr); }
+
+private:
+    T* object_ = nullptr;
+};
+
+} // namespace usmcl::core

@@ -1,0 +1,66 @@
+#include "support/config.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+namespace usmcl::support {
+namespace {
+
+bool parse_value(std::string_view text, std::string& out) {
+    out = std::string(text);
+    return true;
+}
+
+[[maybe_unused]] bool parse_value(std::string_view text, unsigned& out) {
+    unsigned value = 0;
+    if (text.empty())
+        return false;
+    for (char c : text) {
+        if (c < '0' || c > '9' || value > (~0u - 9) / 10)
+            return false;
+        value = value * 10 + static_cast<unsigned>(c - '0');
+    }
+    out = value;
+    return true;
+}
+
+[[maybe_unused]] bool parse_value(std::string_view text, bool& out) {
+    if (text == "1" || text == "true" || text == "yes" || text == "on") {
+        out = true;
+        return true;
+    }
+    if (text == "0" || text == "false" || text == "no" || text == "off") {
+        out = false;
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+Config parse_config(const char* (*lookup)(const char* name), std::string* warnings) {
+    Config config;
+#define USMCL_CONFIG(kind, name, member, default_value, doc)                                       \
+    if (const char* text = lookup("USMCL_" #name)) {                                               \
+        if (!parse_value(text, config.member) && warnings)                                         \
+            *warnings += "usmcl: ignoring USMCL_" #name "=" + std::string(text) +                  \
+                         " (expected a " #kind ")\n";                                              \
+    }
+#include "support/config.def"
+    return config;
+}
+
+const Config& config() {
+    static const Config parsed = [] {
+        std::string warnings;
+        Config result = parse_config(
+            [](const char* name) -> const char* { return std::getenv(name); }, &warnings);
+        if (!warnings.empty())
+            std::fputs(warnings.c_str(), stderr);
+        return result;
+    }();
+    return parsed;
+}
+
+} // namespace usmcl::support
