@@ -103,7 +103,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_AVAILABLE: return out.boolean(true);
     case CL_DEVICE_COMPILER_AVAILABLE: return out.boolean(caps::compiler_available);
     case CL_DEVICE_LINKER_AVAILABLE: return out.boolean(caps::compiler_available);
-    case CL_DEVICE_EXECUTION_CAPABILITIES: return out.scalar<cl_device_exec_capabilities>(CL_EXEC_KERNEL);
+    case CL_DEVICE_EXECUTION_CAPABILITIES: return out.scalar<cl_device_exec_capabilities>(CL_EXEC_KERNEL | CL_EXEC_NATIVE_KERNEL);
     case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES: return out.scalar<cl_command_queue_properties>(caps::queue_on_host_properties);
     case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES: return out.scalar<cl_command_queue_properties>(0);
     case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE: return out.scalar<cl_uint>(0);

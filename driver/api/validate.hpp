@@ -44,3 +44,39 @@ inline std::optional<cpu::AffinityDomain> to_affinity_domain(cl_device_affinity_
 }
 
 } // namespace usmcl::api
+
+#include "api/boundary.hpp"
+#include "core/event.hpp"
+
+namespace usmcl::api {
+
+// The events of an enqueue's wait list, or CL_INVALID_EVENT_WAIT_LIST when
+// the list and its length disagree or an entry is not a valid event, and
+// CL_INVALID_CONTEXT when an event belongs to another context.
+inline Result<std::vector<core::Event*>>
+wait_list_of(const core::Context& context, cl_uint num_events, const cl_event* event_wait_list) {
+    if ((num_events == 0) != (event_wait_list == nullptr))
+        return Status(CL_INVALID_EVENT_WAIT_LIST, "event_wait_list and num_events disagree");
+    std::vector<core::Event*> events;
+    events.reserve(num_events);
+    for (cl_uint i = 0; i < num_events; ++i) {
+        core::Event* event = core::Event::from_handle(event_wait_list[i]);
+        if (!event)
+            return Status(CL_INVALID_EVENT_WAIT_LIST,
+                          "an entry of event_wait_list is not an event");
+        if (&event->context() != &context)
+            return Status(CL_INVALID_CONTEXT, "an event of the wait list is of another context");
+        events.push_back(event);
+    }
+    return events;
+}
+
+// Gives the new command's event to the application, or drops it.
+inline void hand_out(core::Event* event, cl_event* event_out) {
+    if (event_out)
+        *event_out = event->handle();
+    else
+        event->release_api();
+}
+
+} // namespace usmcl::api

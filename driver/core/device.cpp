@@ -1,5 +1,6 @@
 #include "core/device.hpp"
 
+#include "runtime/thread_pool.hpp"
 #include "support/log.hpp"
 
 #include <numeric>
@@ -14,6 +15,17 @@ Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology
 }
 
 Device::~Device() = default;
+
+runtime::ThreadPool& Device::pool() {
+    std::call_once(pool_once_, [this] {
+        const auto workers = static_cast<unsigned>(pus_.size());
+        pool_ = std::make_unique<runtime::ThreadPool>(
+            workers, [topology = topology_, pus = pus_](unsigned worker) {
+                (void)topology->bind_current_thread({pus[worker]});
+            });
+    });
+    return *pool_;
+}
 
 Result<std::vector<cpu::CpuSet>> Device::plan_partition(const PartitionRequest& request) const {
     const unsigned units = description_.compute_units;

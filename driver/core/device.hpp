@@ -10,7 +10,12 @@
 #include <CL/cl.h>
 
 #include <memory>
+#include <mutex>
 #include <vector>
+
+namespace usmcl::runtime {
+class ThreadPool;
+}
 
 namespace usmcl::core {
 
@@ -44,6 +49,10 @@ public:
         return partition_type_;
     }
 
+    // The device's workers, one pinned to each of its processing units,
+    // started on first use.
+    runtime::ThreadPool& pool();
+
     // The processing-unit sets request would give, or the spec's error.
     Result<std::vector<cpu::CpuSet>> plan_partition(const PartitionRequest& request) const;
     // Creates one sub-device per set; each starts with one API reference.
@@ -57,6 +66,8 @@ private:
     Ref<Device> parent_;
     std::vector<cl_device_partition_property> partition_type_;
     DeviceDescription description_;
+    std::once_flag pool_once_;
+    std::unique_ptr<runtime::ThreadPool> pool_;
 };
 
 } // namespace usmcl::core

@@ -93,8 +93,10 @@ public:
     // clRelease*: drops the API count; the API's internal reference goes with
     // the last one.
     void release_api() {
-        if (api_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1)
+        if (api_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+            static_cast<Derived*>(this)->api_released();
             release_internal();
+        }
     }
     std::uint32_t api_reference_count() const { return api_refs_.load(std::memory_order_relaxed); }
 
@@ -109,6 +111,9 @@ public:
 
 protected:
     ~Object() = default;
+    // Called when the application releases its last reference; derived
+    // classes hide it to drop references that could form a cycle.
+    void api_released() {}
 
 private:
     std::atomic<std::uint32_t> api_refs_{1};

@@ -1,0 +1,71 @@
+// An event: the handle of a command in the graph (runtime::Command) or a
+// user event, with the application's callbacks and profiling information.
+#pragma once
+
+#include "core/context.hpp"
+#include "core/object.hpp"
+#include "core/result.hpp"
+#include "runtime/command.hpp"
+
+#include <CL/cl.h>
+
+#include <functional>
+#include <mutex>
+#include <vector>
+
+namespace usmcl::core {
+
+class CommandQueue;
+
+using EventCallback = void(CL_CALLBACK*)(cl_event event, cl_int event_command_status,
+                                         void* user_data);
+
+class Event : public Object<Event, _cl_event, ObjectType::event>, public runtime::Command {
+public:
+    using Work = std::function<cl_int()>;
+
+    // A command of queue; work may be empty (markers, barriers). Inline
+    // commands run on the thread that resolves their last dependency.
+    Event(CommandQueue& queue, cl_command_type type, Work work, bool inline_work);
+    // A user event of context (status CL_SUBMITTED until the application sets it).
+    explicit Event(Context& context);
+
+    Context& context() const { return *context_; }
+    CommandQueue* queue() const { return queue_.get(); }
+    cl_command_type command_type() const { return type_; }
+    bool is_user_event() const { return type_ == CL_COMMAND_USER; }
+    bool profiling_enabled() const { return profiling_; }
+
+    // Calls callback once the status reaches or passes trigger
+    // (CL_SUBMITTED, CL_RUNNING or CL_COMPLETE), on the callback thread.
+    void add_callback(cl_int trigger, EventCallback callback, void* user_data);
+
+protected:
+    cl_int run() override;
+    bool runs_inline() const override { return inline_work_; }
+    void status_changed(cl_int status) override;
+    void retain_command() override { retain_internal(); }
+    void release_command() override { release_internal(); }
+
+private:
+    friend class Object<Event, _cl_event, ObjectType::event>;
+    ~Event() override;
+
+    struct Callback {
+        cl_int trigger;
+        EventCallback callback;
+        void* user_data;
+    };
+    void post(const Callback& callback, cl_int status);
+
+    Ref<Context> context_;
+    Ref<CommandQueue> queue_;
+    cl_command_type type_;
+    Work work_;
+    bool inline_work_ = false;
+    bool profiling_ = false;
+    std::mutex callbacks_mutex_;
+    std::vector<Callback> callbacks_;
+};
+
+} // namespace usmcl::core

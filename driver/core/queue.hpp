@@ -1,0 +1,72 @@
+// A host command queue of one device in one context: turns enqueues into
+// commands with the dependencies of the queue's order (in-order chaining,
+// or for out-of-order queues, markers and barriers).
+#pragma once
+
+#include "core/context.hpp"
+#include "core/device.hpp"
+#include "core/event.hpp"
+#include "core/object.hpp"
+
+#include <CL/cl.h>
+
+#include <mutex>
+#include <span>
+#include <vector>
+
+namespace usmcl::core {
+
+class CommandQueue : public Object<CommandQueue, _cl_command_queue, ObjectType::command_queue> {
+public:
+    // properties_array: as given to clCreateCommandQueueWithProperties
+    // (0-terminated), empty otherwise.
+    CommandQueue(Context& context, Device& device, cl_command_queue_properties properties,
+                 std::vector<cl_queue_properties> properties_array);
+
+    Context& context() const { return *context_; }
+    Device& device() const { return *device_; }
+    cl_command_queue_properties properties() const;
+    const std::vector<cl_queue_properties>& properties_array() const { return properties_array_; }
+    bool in_order() const { return !(properties() & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE); }
+    bool profiling() const { return properties() & CL_QUEUE_PROFILING_ENABLE; }
+    // clSetCommandQueueProperty: waits for the queue to drain, then switches.
+    cl_command_queue_properties change_properties(cl_command_queue_properties mask, bool enable);
+
+    enum class Kind {
+        command, // runs work on the device's workers
+        marker,  // waits for its wait list, or for everything before it if that is empty
+        barrier, // like a marker, and everything after it waits for it
+    };
+    // Enqueues a command after the events of wait_list (already validated:
+    // same context, valid events). The event starts with one API reference
+    // that the caller hands to the application or releases.
+    Event* enqueue(cl_command_type type, std::span<Event* const> wait_list, Event::Work work,
+                   Kind kind = Kind::command);
+
+    // Commands are handed to the workers as they are enqueued, so a flush
+    // has nothing left to do.
+    void flush() {}
+    // Waits until every command enqueued so far has finished.
+    void finish();
+
+    void api_released();
+
+private:
+    friend class Object<CommandQueue, _cl_command_queue, ObjectType::command_queue>;
+    ~CommandQueue();
+    void add_order_dependencies(Event& event, Kind kind, bool empty_wait_list);
+    void remember(Event& event);
+
+    Ref<Context> context_;
+    Ref<Device> device_;
+    std::atomic<cl_command_queue_properties> properties_;
+    std::vector<cl_queue_properties> properties_array_;
+
+    std::mutex mutex_;
+    Ref<Event> last_;                   // in-order: the command every new one waits for
+    Ref<Event> last_barrier_;           // out-of-order: what every new command waits for
+    std::vector<Ref<Event>> in_flight_; // commands that may not have finished yet
+    size_t prune_at_ = 64;
+};
+
+} // namespace usmcl::core
