@@ -1,0 +1,6 @@
+// bufalloc: a region allocator for address ranges it never touches (device memory pools).
+#pragma once
+
+#include "bufalloc/region.hpp"
+#include "bufalloc/shared_region.hpp"
+#include "bufalloc/types.hpp"
