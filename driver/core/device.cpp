@@ -1,5 +1,6 @@
 #include "core/device.hpp"
 
+#include "core/platform.hpp"
 #include "runtime/thread_pool.hpp"
 #include "support/log.hpp"
 
@@ -11,7 +12,11 @@ Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology
                Device* parent, std::vector<cl_device_partition_property> partition_type)
     : platform_(platform), topology_(std::move(topology)), pus_(std::move(pus)), parent_(parent),
       partition_type_(std::move(partition_type)), description_(describe_device(*topology_, pus_)) {
-    USMCL_LOG(device, "%s device over %zu processing units", parent ? "sub" : "root", pus_.size());
+    // A sub-device on one NUMA node uses that node's domain (if nodes are domains).
+    if (parent && description_.numa_nodes.size() == 1)
+        memory_domain_ = platform.domain_of_numa_node(description_.numa_nodes.front());
+    USMCL_LOG(device, "%s device over %zu processing units, %zu NUMA nodes, memory domain %u",
+              parent ? "sub" : "root", pus_.size(), description_.numa_nodes.size(), memory_domain_);
 }
 
 Device::~Device() = default;

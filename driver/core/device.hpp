@@ -6,6 +6,7 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "cpu/topology.hpp"
+#include "memory/validity.hpp"
 
 #include <CL/cl.h>
 
@@ -52,6 +53,9 @@ public:
     // The device's workers, one pinned to each of its processing units,
     // started on first use.
     runtime::ThreadPool& pool();
+    // Where the device's instances of memory objects live: the host domain,
+    // or with USMCL_NUMA_DOMAINS=1 the domain of the one NUMA node it is on.
+    memory::DomainId memory_domain() const { return memory_domain_; }
 
     // The processing-unit sets request would give, or the spec's error.
     Result<std::vector<cpu::CpuSet>> plan_partition(const PartitionRequest& request) const;
@@ -66,6 +70,7 @@ private:
     Ref<Device> parent_;
     std::vector<cl_device_partition_property> partition_type_;
     DeviceDescription description_;
+    memory::DomainId memory_domain_ = 0;
     std::once_flag pool_once_;
     std::unique_ptr<runtime::ThreadPool> pool_;
 };

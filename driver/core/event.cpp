@@ -34,6 +34,10 @@ void Event::add_callback(cl_int trigger, EventCallback callback, void* user_data
 }
 
 void Event::status_changed(cl_int status) {
+    // Whatever the work held (memory objects it used) is let go as soon as
+    // the command is over; only the executing thread touches work_.
+    if (status <= CL_COMPLETE)
+        work_ = nullptr;
     std::vector<Callback> due;
     {
         std::lock_guard lock(callbacks_mutex_);

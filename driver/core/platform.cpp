@@ -1,5 +1,6 @@
 #include "core/platform.hpp"
 
+#include "support/config.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -15,6 +16,7 @@ Platform& Platform::instance() {
 
 Platform::Platform() {
     std::shared_ptr<const cpu::Topology> topology = cpu::Topology::load(&load_error_);
+    create_memory_domains(topology);
     if (!topology || topology->allowed_pus().empty()) {
         if (load_error_.empty())
             load_error_ = "no processing unit available";
@@ -22,6 +24,31 @@ Platform::Platform() {
         return;
     }
     root_devices_.push_back(new Device(*this, topology, topology->allowed_pus(), nullptr, {}));
+}
+
+void Platform::create_memory_domains(const std::shared_ptr<const cpu::Topology>& topology) {
+    memory_domains_.push_back(std::make_unique<memory::Domain>(0, "host", -1, nullptr));
+    if (!topology || !support::config().numa_domains)
+        return;
+    const cpu::DomainInfo machine = topology->describe(topology->allowed_pus());
+    if (machine.numa_nodes.size() < 2)
+        return;
+    for (unsigned node : machine.numa_nodes) {
+        const auto id = static_cast<memory::DomainId>(memory_domains_.size());
+        auto binder = [topology, node](void* address, size_t size) {
+            return topology->bind_memory(address, size, node);
+        };
+        memory_domains_.push_back(std::make_unique<memory::Domain>(
+            id, "numa" + std::to_string(node), static_cast<int>(node), binder));
+        USMCL_LOG(memory, "memory domain %u: NUMA node %u", id, node);
+    }
+}
+
+memory::DomainId Platform::domain_of_numa_node(unsigned node) const {
+    for (const auto& domain : memory_domains_)
+        if (domain->numa_node() == static_cast<int>(node))
+            return domain->id();
+    return 0;
 }
 
 bool Platform::owns_root_device(const Device* device) const {

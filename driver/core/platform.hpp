@@ -3,6 +3,7 @@
 
 #include "core/device.hpp"
 #include "core/object.hpp"
+#include "memory/domain.hpp"
 
 #include <memory>
 #include <string>
@@ -18,6 +19,13 @@ public:
 
     const std::vector<Device*>& root_devices() const { return root_devices_; }
     bool owns_root_device(const Device* device) const;
+    // Every memory domain: [0] is the host, then one per NUMA node when
+    // USMCL_NUMA_DOMAINS=1 and the machine has several.
+    const std::vector<std::unique_ptr<memory::Domain>>& memory_domains() const {
+        return memory_domains_;
+    }
+    // The domain of a NUMA node, or 0 (host) when nodes share host memory.
+    memory::DomainId domain_of_numa_node(unsigned node) const;
     // Why there are no devices (hwloc could not read the machine), or empty.
     const std::string& load_error() const { return load_error_; }
 
@@ -36,6 +44,9 @@ private:
     ~Platform() = delete; // lives as long as the process
     friend class Object<Platform, _cl_platform_id, ObjectType::platform>;
 
+    void create_memory_domains(const std::shared_ptr<const cpu::Topology>& topology);
+
+    std::vector<std::unique_ptr<memory::Domain>> memory_domains_;
     std::vector<Device*> root_devices_;
     std::string load_error_;
 };

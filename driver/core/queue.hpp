@@ -6,10 +6,12 @@
 #include "core/context.hpp"
 #include "core/device.hpp"
 #include "core/event.hpp"
+#include "core/mem_object.hpp"
 #include "core/object.hpp"
 
 #include <CL/cl.h>
 
+#include <functional>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -43,6 +45,26 @@ public:
     Event* enqueue(cl_command_type type, std::span<Event* const> wait_list, Event::Work work,
                    Kind kind = Kind::command);
 
+    // A use of a memory object by a command: [offset, offset + size) of mem
+    // (relative to mem, a buffer or sub-buffer).
+    struct MemoryUse {
+        MemObject* mem;
+        size_t offset;
+        size_t size;
+        memory::Access access;
+    };
+    // Builds a command's work from the addresses of its memory uses.
+    using WorkFactory = std::function<Event::Work(std::span<std::byte* const> addresses)>;
+    // Enqueues a command that uses memory objects in the device's memory
+    // domain: plans the migrations they need (copy commands it depends on),
+    // keeps the objects alive until the command finishes. Fails with
+    // CL_MEM_OBJECT_ALLOCATION_FAILURE when an instance cannot be allocated.
+    Result<Event*> enqueue_with_memory(cl_command_type type, std::span<Event* const> wait_list,
+                                       std::span<const MemoryUse> uses,
+                                       const WorkFactory& make_work, memory::DomainId domain);
+    // The memory domain of the queue's device.
+    memory::DomainId memory_domain() const;
+
     // Commands are handed to the workers as they are enqueued, so a flush
     // has nothing left to do.
     void flush() {}
@@ -55,6 +77,7 @@ private:
     friend class Object<CommandQueue, _cl_command_queue, ObjectType::command_queue>;
     ~CommandQueue();
     void add_order_dependencies(Event& event, Kind kind, bool empty_wait_list);
+    Event* enqueue_copy(const memory::PlannedCopy& copy, MemObject::Migrations& migrations);
     void remember(Event& event);
 
     Ref<Context> context_;

@@ -5,6 +5,7 @@
 // queries and clCreateSubDevices.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -69,6 +70,9 @@ public:
 
     // Pins the calling thread to the given processing units. False if the OS refused.
     bool bind_current_thread(const CpuSet& pus) const;
+    // Binds the pages of [address, address + size) to a NUMA node (OS index),
+    // moving what is already there. False if the system cannot.
+    bool bind_memory(void* address, size_t size, unsigned numa_node) const;
 
     struct Impl;
 

@@ -1,0 +1,97 @@
+// What every enqueue entry point checks first, and how it finishes.
+#pragma once
+
+#include "api/mem_validate.hpp"
+#include "api/validate.hpp"
+#include "core/queue.hpp"
+
+#include <cstring>
+
+namespace usmcl::api {
+
+struct EnqueueTarget {
+    core::CommandQueue* queue = nullptr;
+    std::vector<core::Event*> wait_list;
+};
+
+// CL_INVALID_COMMAND_QUEUE, then the wait list's errors.
+inline Result<EnqueueTarget> enqueue_target(cl_command_queue command_queue, cl_uint num_events,
+                                            const cl_event* event_wait_list) {
+    core::CommandQueue* queue = core::CommandQueue::from_handle(command_queue);
+    if (!queue)
+        return Status(CL_INVALID_COMMAND_QUEUE, "not a command queue");
+    auto events = wait_list_of(queue->context(), num_events, event_wait_list);
+    if (!events.ok())
+        return events.status();
+    return EnqueueTarget{queue, std::move(events).value()};
+}
+
+// A memory object used by a command of queue: CL_INVALID_MEM_OBJECT if not
+// a buffer, CL_INVALID_CONTEXT if of another context.
+inline Result<core::MemObject*> buffer_for(const core::CommandQueue& queue, cl_mem handle) {
+    core::MemObject* mem = core::MemObject::from_handle(handle);
+    if (!mem)
+        return Status(CL_INVALID_MEM_OBJECT, "not a memory object");
+    if (&mem->context() != &queue.context())
+        return Status(CL_INVALID_CONTEXT, "the memory object is of another context");
+    return mem;
+}
+
+// Hands the event out; for blocking calls waits first and reports a failed
+// wait list as CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST.
+inline Status finish_enqueue(core::Event* event, bool blocking, cl_event* event_out) {
+    core::Ref<core::Event> keep(event);
+    hand_out(event, event_out);
+    if (blocking && keep->wait() < 0)
+        return {CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, "a command it waited for failed"};
+    return {};
+}
+
+// The layout of a rectangle in linear memory (the Rect variants).
+struct RectLayout {
+    size_t row_pitch = 0;
+    size_t slice_pitch = 0;
+    size_t offset(const size_t* origin) const {
+        return origin[2] * slice_pitch + origin[1] * row_pitch + origin[0];
+    }
+    // One past the last byte the rectangle at origin touches.
+    size_t end(const size_t* origin, const size_t* region) const {
+        return (origin[2] + region[2] - 1) * slice_pitch + (origin[1] + region[1] - 1) * row_pitch +
+               origin[0] + region[0];
+    }
+    bool contiguous(const size_t* region) const {
+        return row_pitch == region[0] && slice_pitch == region[1] * row_pitch;
+    }
+};
+
+// The pitch rules: 0 means tightly packed; a row pitch below region[0], or
+// a slice pitch below region[1] * row pitch or not a multiple of it, is
+// CL_INVALID_VALUE.
+inline Result<RectLayout> rect_layout(const size_t* region, size_t row_pitch, size_t slice_pitch) {
+    RectLayout layout;
+    if (row_pitch != 0 && row_pitch < region[0])
+        return Status(CL_INVALID_VALUE, "row pitch is smaller than region[0]");
+    layout.row_pitch = row_pitch ? row_pitch : region[0];
+    if (slice_pitch != 0 &&
+        (slice_pitch < region[1] * layout.row_pitch || slice_pitch % layout.row_pitch != 0))
+        return Status(CL_INVALID_VALUE, "slice pitch is too small or not a multiple of row pitch");
+    layout.slice_pitch = slice_pitch ? slice_pitch : region[1] * layout.row_pitch;
+    return layout;
+}
+
+inline Status check_region(const size_t* region) {
+    USMCL_CHECK(region, CL_INVALID_VALUE, "region is NULL");
+    USMCL_CHECK(region[0] && region[1] && region[2], CL_INVALID_VALUE, "region has a 0");
+    return {};
+}
+
+// Copies a rectangle between two linear layouts.
+inline void copy_rect(std::byte* dst, const RectLayout& dst_layout, const std::byte* src,
+                      const RectLayout& src_layout, const size_t* region) {
+    for (size_t z = 0; z < region[2]; ++z)
+        for (size_t y = 0; y < region[1]; ++y)
+            std::memcpy(dst + z * dst_layout.slice_pitch + y * dst_layout.row_pitch,
+                        src + z * src_layout.slice_pitch + y * src_layout.row_pitch, region[0]);
+}
+
+} // namespace usmcl::api

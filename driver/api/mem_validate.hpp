@@ -1,0 +1,92 @@
+// Checks shared by the memory object entry points: flags, sizes, regions,
+// host access, pitches.
+#pragma once
+
+#include "api/boundary.hpp"
+#include "core/context.hpp"
+#include "core/mem_object.hpp"
+
+#include <CL/cl.h>
+
+#include <algorithm>
+
+namespace usmcl::api {
+
+inline constexpr cl_mem_flags access_flags =
+    CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
+inline constexpr cl_mem_flags host_access_flags =
+    CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS;
+inline constexpr cl_mem_flags host_ptr_flags =
+    CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR;
+inline constexpr cl_mem_flags known_mem_flags =
+    access_flags | host_access_flags | host_ptr_flags | CL_MEM_KERNEL_READ_AND_WRITE;
+// CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes.
+inline constexpr size_t base_address_alignment = 128;
+
+inline bool at_most_one(cl_mem_flags flags, cl_mem_flags group) {
+    const cl_mem_flags set = flags & group;
+    return (set & (set - 1)) == 0;
+}
+
+// CL_INVALID_VALUE for unknown bits and for combinations the spec excludes.
+inline Status check_mem_flags(cl_mem_flags flags) {
+    USMCL_CHECK((flags & ~known_mem_flags) == 0, CL_INVALID_VALUE, "unknown cl_mem_flags bits");
+    USMCL_CHECK(at_most_one(flags, access_flags), CL_INVALID_VALUE,
+                "more than one of READ_WRITE, WRITE_ONLY, READ_ONLY");
+    USMCL_CHECK(at_most_one(flags, host_access_flags), CL_INVALID_VALUE,
+                "more than one of HOST_WRITE_ONLY, HOST_READ_ONLY, HOST_NO_ACCESS");
+    USMCL_CHECK(!((flags & CL_MEM_USE_HOST_PTR) && (flags & CL_MEM_ALLOC_HOST_PTR)),
+                CL_INVALID_VALUE, "USE_HOST_PTR with ALLOC_HOST_PTR");
+    USMCL_CHECK(!((flags & CL_MEM_USE_HOST_PTR) && (flags & CL_MEM_COPY_HOST_PTR)),
+                CL_INVALID_VALUE, "USE_HOST_PTR with COPY_HOST_PTR");
+    return {};
+}
+
+// The flags of a sub-buffer: what is given, and the parent's for what is
+// not; CL_INVALID_VALUE where they contradict the parent's.
+inline Result<cl_mem_flags> sub_buffer_flags(cl_mem_flags parent, cl_mem_flags flags) {
+    if (flags & ~(access_flags | host_access_flags | CL_MEM_KERNEL_READ_AND_WRITE))
+        return Status(CL_INVALID_VALUE, "sub-buffer flags may not name host pointers");
+    if (!at_most_one(flags, access_flags) || !at_most_one(flags, host_access_flags))
+        return Status(CL_INVALID_VALUE, "contradicting sub-buffer flags");
+    if ((parent & CL_MEM_WRITE_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+        return Status(CL_INVALID_VALUE, "the parent is write-only");
+    if ((parent & CL_MEM_READ_ONLY) && (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+        return Status(CL_INVALID_VALUE, "the parent is read-only");
+    if ((parent & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY))
+        return Status(CL_INVALID_VALUE, "the parent is host write-only");
+    if ((parent & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY))
+        return Status(CL_INVALID_VALUE, "the parent is host read-only");
+    if ((parent & CL_MEM_HOST_NO_ACCESS) &&
+        (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+        return Status(CL_INVALID_VALUE, "the parent has no host access");
+    cl_mem_flags merged = flags;
+    if ((flags & access_flags) == 0)
+        merged |= parent & access_flags;
+    if ((flags & host_access_flags) == 0)
+        merged |= parent & host_access_flags;
+    merged |= parent & host_ptr_flags;
+    return merged;
+}
+
+// The largest allocation every device of the context allows.
+inline cl_ulong max_alloc_size(const core::Context& context) {
+    cl_ulong limit = ~cl_ulong{0};
+    for (const auto& device : context.devices())
+        limit = std::min(limit, device->description().max_mem_alloc_size);
+    return limit;
+}
+
+// [offset, offset + size) lies in an object of object_size bytes.
+inline bool in_bounds(size_t offset, size_t size, size_t object_size) {
+    return offset <= object_size && size <= object_size - offset;
+}
+
+// The host may read (read = true) or write the object.
+inline bool host_may(const core::MemObject& mem, bool read) {
+    const cl_mem_flags forbidden = read ? (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)
+                                        : (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS);
+    return (mem.flags() & forbidden) == 0;
+}
+
+} // namespace usmcl::api

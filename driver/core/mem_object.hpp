@@ -1,0 +1,106 @@
+// A memory object: a buffer, or a sub-buffer (a view of its parent's bytes
+// at an offset). The bytes live in memory::Storage, shared by a buffer and
+// its sub-buffers; this object adds the OpenCL side: flags, mappings,
+// destructor callbacks, and the commands still copying between domains.
+#pragma once
+
+#include "core/context.hpp"
+#include "core/object.hpp"
+#include "core/result.hpp"
+#include "memory/storage.hpp"
+
+#include <CL/cl.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace usmcl::core {
+
+class Event;
+
+using MemDestructorCallback = void(CL_CALLBACK*)(cl_mem memobj, void* user_data);
+
+class MemObject : public Object<MemObject, _cl_mem, ObjectType::mem> {
+public:
+    // A buffer; flags and host_ptr already validated. CL_MEM_COPY_HOST_PTR
+    // copies now; CL_MEM_USE_HOST_PTR uses host_ptr in place.
+    static Result<MemObject*> create_buffer(Context& context, cl_mem_flags flags, size_t size,
+                                            void* host_ptr,
+                                            std::vector<cl_mem_properties> properties);
+    // A sub-buffer of a buffer; flags already merged with the parent's.
+    static MemObject* create_sub_buffer(MemObject& parent, cl_mem_flags flags, size_t origin,
+                                        size_t size);
+
+    Context& context() const { return *context_; }
+    cl_mem_flags flags() const { return flags_; }
+    size_t size() const { return size_; }
+    // The host_ptr of CL_MEM_USE_HOST_PTR (plus the offset for sub-buffers), else null.
+    void* host_ptr() const { return host_ptr_; }
+    MemObject* parent() const { return parent_.get(); }
+    size_t offset() const { return offset_; }
+    const std::vector<cl_mem_properties>& properties() const { return properties_; }
+    // The buffer that owns the storage: this one, or the parent.
+    MemObject& root() { return parent_ ? *parent_ : *this; }
+
+    memory::Storage& storage() const { return *storage_; }
+    // Serializes planning and recording of commands on the storage (the root's).
+    std::mutex& storage_mutex() { return root().storage_mutex_; }
+
+    // clSetMemObjectDestructorCallback: called in reverse order of
+    // registration once the memory is no longer used.
+    void add_destructor_callback(MemDestructorCallback callback, void* user_data);
+
+    // Mappings: the pointer returned to the application for a map of
+    // [offset, offset + size) of this object.
+    void* add_mapping(std::byte* pointer, cl_map_flags flags, size_t offset, size_t size);
+    struct Mapping {
+        void* pointer;
+        cl_map_flags flags;
+        size_t offset;
+        size_t size;
+    };
+    // Forgets a mapping; nullopt if pointer was not returned by a map of this object.
+    std::optional<Mapping> remove_mapping(void* pointer);
+    cl_uint map_count() const;
+
+    // The commands copying bytes of this storage between domains that have
+    // not finished, per target domain, and the last command that wrote it
+    // (used only when there are several domains).
+    struct Migrations {
+        Ref<Event> last_writer;
+        std::vector<std::vector<Ref<Event>>> copies_into; // index: domain id
+    };
+    Migrations& migrations() { return root().migrations_; }
+
+private:
+    friend class Object<MemObject, _cl_mem, ObjectType::mem>;
+    MemObject(Context& context, cl_mem_flags flags, size_t size, void* host_ptr,
+              std::shared_ptr<memory::Storage> storage, MemObject* parent, size_t offset,
+              std::vector<cl_mem_properties> properties);
+    ~MemObject();
+
+    struct DestructorCallback {
+        MemDestructorCallback callback;
+        void* user_data;
+    };
+
+    Ref<Context> context_;
+    cl_mem_flags flags_;
+    size_t size_;
+    void* host_ptr_;
+    std::shared_ptr<memory::Storage> storage_;
+    Ref<MemObject> parent_;
+    size_t offset_;
+    std::vector<cl_mem_properties> properties_;
+
+    std::mutex storage_mutex_;
+    Migrations migrations_;
+
+    mutable std::mutex mutex_; // mappings and callbacks
+    std::vector<Mapping> mappings_;
+    std::vector<DestructorCallback> destructor_callbacks_;
+};
+
+} // namespace usmcl::core

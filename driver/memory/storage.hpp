@@ -1,0 +1,63 @@
+// The bytes of a buffer: one instance per memory domain where it was used,
+// allocated on first use there, and the planner's record of which is up to
+// date. Sub-buffers share their parent's storage.
+//
+// Not thread-safe: the owner (core::MemObject) serializes access, since a
+// plan and the commands it creates must be recorded together.
+#pragma once
+
+#include "memory/domain.hpp"
+#include "memory/validity.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace usmcl::memory {
+
+struct PlannedCopy {
+    const std::byte* from;
+    std::byte* to;
+    size_t size;
+    Copy copy;
+};
+
+class Storage {
+public:
+    // domains: every domain of the platform, index = id, [0] = host.
+    // host_memory: the application's memory (CL_MEM_USE_HOST_PTR), used in
+    // place as the host instance; content_defined: whether the buffer starts
+    // with content (USE_HOST_PTR, or COPY_HOST_PTR once copied in).
+    Storage(std::vector<const Domain*> domains, size_t size, std::byte* host_memory,
+            bool content_defined);
+    ~Storage();
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+
+    size_t size() const { return size_; }
+    bool single_domain() const { return domains_.size() == 1; }
+    bool uses_host_memory() const { return !owned_[0] && instances_[0] != nullptr; }
+
+    // The instance of a domain, allocated on first use; nullptr if it cannot be.
+    std::byte* instance(DomainId domain);
+
+    // Makes range of domain's instance ready for access: allocates it and
+    // returns the copies that must run first (nullopt: out of memory).
+    std::optional<std::vector<PlannedCopy>> prepare(DomainId domain, ByteRange range,
+                                                    Access access);
+
+    const Validity& validity() const { return validity_; }
+    // Bytes of every copy planned so far (for tests and benchmarks).
+    std::uint64_t bytes_planned() const { return bytes_planned_; }
+
+private:
+    std::vector<const Domain*> domains_;
+    size_t size_;
+    std::vector<std::byte*> instances_;
+    std::vector<bool> owned_;
+    Validity validity_;
+    std::uint64_t bytes_planned_ = 0;
+};
+
+} // namespace usmcl::memory
