@@ -1,0 +1,65 @@
+// driver/support: the USMCL_* configuration and the debug log categories.
+#include "support/config.hpp"
+#include "support/log.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+using usmcl::support::Config;
+using usmcl::support::LogCategory;
+using usmcl::support::parse_config;
+using usmcl::support::parse_log_categories;
+
+namespace {
+
+std::map<std::string, std::string> environment;
+
+const char* lookup(const char* name) {
+    auto it = environment.find(name);
+    return it == environment.end() ? nullptr : it->second.c_str();
+}
+
+} // namespace
+
+TEST_CASE("every USMCL_ variable is documented in docs/configuration.md") {
+    std::ifstream file(USMCL_SOURCE_ROOT "/docs/configuration.md");
+    REQUIRE(file.good());
+    std::stringstream text;
+    text << file.rdbuf();
+#define USMCL_CONFIG(kind, name, member, default_value, doc)                                       \
+    CHECK(text.str().find("`USMCL_" #name "`") != std::string::npos);
+#include "support/config.def"
+}
+
+TEST_CASE("configuration values parse, bad ones are reported and ignored") {
+    environment = {{"USMCL_DEBUG", "api,usm"}, {"USMCL_NUMA_DOMAINS", "1"}};
+    std::string warnings;
+    Config config = parse_config(lookup, &warnings);
+    CHECK(config.debug == "api,usm");
+    CHECK(config.numa_domains);
+    CHECK(warnings.empty());
+
+    environment = {{"USMCL_NUMA_DOMAINS", "maybe"}};
+    warnings.clear();
+    config = parse_config(lookup, &warnings);
+    CHECK_FALSE(config.numa_domains);
+    CHECK(warnings.find("USMCL_NUMA_DOMAINS=maybe") != std::string::npos);
+}
+
+TEST_CASE("debug categories") {
+    std::string unknown;
+    CHECK(parse_log_categories("", &unknown) == 0);
+    CHECK(parse_log_categories("api", &unknown) == static_cast<std::uint32_t>(LogCategory::api));
+    CHECK(parse_log_categories(" api , exec ", &unknown) ==
+          (static_cast<std::uint32_t>(LogCategory::api) |
+           static_cast<std::uint32_t>(LogCategory::exec)));
+    CHECK(unknown.empty());
+    CHECK(parse_log_categories("all", &unknown) == ~0u);
+    CHECK(parse_log_categories("api,bogus,nope", &unknown) ==
+          static_cast<std::uint32_t>(LogCategory::api));
+    CHECK(unknown == "bogus,nope");
+}
