@@ -3,6 +3,7 @@
 #include "api/boundary.hpp"
 #include "api/enqueue_common.hpp"
 #include "api/entrypoints.hpp"
+#include "runtime/thread_pool.hpp"
 
 #include <array>
 #include <cstring>
@@ -72,9 +73,10 @@ Status read_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
                 "the buffer was created with CL_MEM_HOST_WRITE_ONLY or HOST_NO_ACCESS");
     auto result =
         enqueue(target.value(), CL_COMMAND_READ_BUFFER, {{mem.value(), offset, size, Access::read}},
-                [ptr, size](std::span<std::byte* const> at) -> core::Event::Work {
-                    return [dst = ptr, src = at[0], size] {
-                        std::memcpy(dst, src, size);
+                [ptr, size, pool = &target->queue->device().pool()](
+                    std::span<std::byte* const> at) -> core::Event::Work {
+                    return [dst = ptr, src = at[0], size, pool] {
+                        runtime::parallel_copy(*pool, dst, src, size);
                         return CL_SUCCESS;
                     };
                 });
@@ -96,9 +98,10 @@ Status write_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool block
                 "the buffer was created with CL_MEM_HOST_READ_ONLY or HOST_NO_ACCESS");
     auto result = enqueue(target.value(), CL_COMMAND_WRITE_BUFFER,
                           {{mem.value(), offset, size, Access::overwrite}},
-                          [ptr, size](std::span<std::byte* const> at) -> core::Event::Work {
-                              return [dst = at[0], src = ptr, size] {
-                                  std::memcpy(dst, src, size);
+                          [ptr, size, pool = &target->queue->device().pool()](
+                              std::span<std::byte* const> at) -> core::Event::Work {
+                              return [dst = at[0], src = ptr, size, pool] {
+                                  runtime::parallel_copy(*pool, dst, src, size);
                                   return CL_SUCCESS;
                               };
                           });
@@ -123,9 +126,10 @@ Status copy_buffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst
     auto result = enqueue(target.value(), CL_COMMAND_COPY_BUFFER,
                           {{src.value(), src_offset, size, Access::read},
                            {dst.value(), dst_offset, size, Access::overwrite}},
-                          [size](std::span<std::byte* const> at) -> core::Event::Work {
-                              return [src = at[0], dst = at[1], size] {
-                                  std::memcpy(dst, src, size);
+                          [size, pool = &target->queue->device().pool()](
+                              std::span<std::byte* const> at) -> core::Event::Work {
+                              return [src = at[0], dst = at[1], size, pool] {
+                                  runtime::parallel_copy(*pool, dst, src, size);
                                   return CL_SUCCESS;
                               };
                           });
@@ -152,20 +156,15 @@ Status fill_buffer(cl_command_queue command_queue, cl_mem buffer, const void* pa
                 "the region is empty or out of the buffer");
     std::vector<std::byte> copy(static_cast<const std::byte*>(pattern),
                                 static_cast<const std::byte*>(pattern) + pattern_size);
-    auto result = enqueue(target.value(), CL_COMMAND_FILL_BUFFER,
-                          {{mem.value(), offset, size, Access::overwrite}},
-                          [&copy, size](std::span<std::byte* const> at) -> core::Event::Work {
-                              return [dst = at[0], pattern = std::move(copy), size] {
-                                  const size_t step = pattern.size();
-                                  if (step == 1) {
-                                      std::memset(dst, static_cast<int>(pattern[0]), size);
-                                      return CL_SUCCESS;
-                                  }
-                                  for (size_t done = 0; done < size; done += step)
-                                      std::memcpy(dst + done, pattern.data(), step);
-                                  return CL_SUCCESS;
-                              };
-                          });
+    auto result = enqueue(
+        target.value(), CL_COMMAND_FILL_BUFFER, {{mem.value(), offset, size, Access::overwrite}},
+        [&copy, size, pool = &target->queue->device().pool()](
+            std::span<std::byte* const> at) -> core::Event::Work {
+            return [dst = at[0], pattern = std::move(copy), size, pool] {
+                runtime::parallel_fill(*pool, dst, pattern.data(), pattern.size(), size);
+                return CL_SUCCESS;
+            };
+        });
     USMCL_TRY(result.status());
     return finish_enqueue(result.value(), false, event);
 }

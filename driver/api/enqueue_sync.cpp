@@ -98,18 +98,37 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
         Result<std::vector<core::Event*>> events =
             wait_list_of(queue->context(), num_events_in_wait_list, event_wait_list);
         USMCL_TRY(events.status());
-        // No memory object exists before the memory-object work lands, so
-        // every entry of mem_list is invalid.
-        USMCL_CHECK(num_mem_objects == 0, CL_INVALID_MEM_OBJECT,
-                    "an entry of mem_list is not a memory object");
+        // Each memory object is replaced, in the copy of args, by the address
+        // of its bytes in the device's memory domain.
+        std::vector<core::CommandQueue::MemoryUse> uses;
+        std::vector<size_t> slots;
+        for (cl_uint i = 0; i < num_mem_objects; ++i) {
+            core::MemObject* mem = core::MemObject::from_handle(mem_list[i]);
+            USMCL_CHECK(mem, CL_INVALID_MEM_OBJECT, "an entry of mem_list is not a memory object");
+            USMCL_CHECK(&mem->context() == &queue->context(), CL_INVALID_CONTEXT,
+                        "a memory object of another context");
+            const auto* location = static_cast<const unsigned char*>(args_mem_loc[i]);
+            const auto* base = static_cast<const unsigned char*>(args);
+            USMCL_CHECK(location >= base && location + sizeof(void*) <= base + cb_args,
+                        CL_INVALID_VALUE, "an args_mem_loc entry points outside args");
+            slots.push_back(static_cast<size_t>(location - base));
+            uses.push_back({mem, 0, mem->size(), memory::Access::read_write});
+        }
         // The arguments are copied now: the application may reuse args at once.
         std::vector<unsigned char> copy(static_cast<const unsigned char*>(args),
                                         static_cast<const unsigned char*>(args) + cb_args);
-        auto work = [user_func, copy = std::move(copy)]() mutable -> cl_int {
-            user_func(copy.empty() ? nullptr : copy.data());
-            return CL_SUCCESS;
+        auto make_work = [&](std::span<std::byte* const> addresses) -> core::Event::Work {
+            for (size_t i = 0; i < slots.size(); ++i)
+                std::memcpy(copy.data() + slots[i], &addresses[i], sizeof(void*));
+            return [user_func, copy = std::move(copy)]() mutable -> cl_int {
+                user_func(copy.empty() ? nullptr : copy.data());
+                return CL_SUCCESS;
+            };
         };
-        hand_out(queue->enqueue(CL_COMMAND_NATIVE_KERNEL, events.value(), std::move(work)), event);
+        auto result = queue->enqueue_with_memory(CL_COMMAND_NATIVE_KERNEL, events.value(), uses,
+                                                 make_work, queue->memory_domain());
+        USMCL_TRY(result.status());
+        hand_out(result.value(), event);
         return {};
     });
 }

@@ -23,8 +23,9 @@ memory::DomainId CommandQueue::memory_domain() const {
 // whatever made its source up to date.
 Event* CommandQueue::enqueue_copy(const memory::PlannedCopy& copy,
                                   MemObject::Migrations& migrations) {
-    auto work = [from = copy.from, to = copy.to, size = copy.size]() -> cl_int {
-        std::memcpy(to, from, size);
+    auto work = [from = copy.from, to = copy.to, size = copy.size,
+                 pool = &device_->pool()]() -> cl_int {
+        runtime::parallel_copy(*pool, to, from, size);
         return CL_SUCCESS;
     };
     auto* event = new Event(*this, CL_COMMAND_MIGRATE_MEM_OBJECTS, std::move(work), false);

@@ -2,6 +2,10 @@
 
 #include "support/log.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
 namespace usmcl::runtime {
 
 struct ThreadPool::State {
@@ -63,6 +67,79 @@ void ThreadPool::work(const std::shared_ptr<State>& state) {
         task = nullptr; // drop what the task held before taking the lock
         lock.lock();
     }
+}
+
+void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)>& body) {
+    if (count == 0)
+        return;
+    struct Shared {
+        std::atomic<size_t> next{0};
+        std::atomic<size_t> done{0};
+        const std::function<void(size_t)>* body;
+        size_t count;
+    };
+    // Helpers may start after everything is done: they then touch only the
+    // shared block, which they keep alive.
+    auto shared = std::make_shared<Shared>();
+    shared->body = &body;
+    shared->count = count;
+    auto take_chunks = [](Shared& state) {
+        for (size_t i; (i = state.next.fetch_add(1, std::memory_order_relaxed)) < state.count;) {
+            (*state.body)(i);
+            state.done.fetch_add(1, std::memory_order_release);
+        }
+    };
+    const size_t helpers = std::min<size_t>(count - 1, threads_.size());
+    for (size_t h = 0; h < helpers; ++h)
+        post([shared, take_chunks] { take_chunks(*shared); });
+    take_chunks(*shared);
+    while (shared->done.load(std::memory_order_acquire) < count)
+        std::this_thread::yield();
+}
+
+namespace {
+
+// Below this, one thread copies faster than several start.
+constexpr size_t split_threshold = 8u << 20;
+constexpr size_t chunk_size = 2u << 20;
+
+} // namespace
+
+void parallel_copy(ThreadPool& pool, void* destination, const void* source, size_t size) {
+    if (size < split_threshold || pool.size() < 2) {
+        std::memcpy(destination, source, size);
+        return;
+    }
+    const size_t chunks = (size + chunk_size - 1) / chunk_size;
+    pool.parallel_for(chunks, [&](size_t chunk) {
+        const size_t begin = chunk * chunk_size;
+        const size_t length = std::min(chunk_size, size - begin);
+        std::memcpy(static_cast<char*>(destination) + begin,
+                    static_cast<const char*>(source) + begin, length);
+    });
+}
+
+void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, size_t pattern_size,
+                   size_t size) {
+    auto fill = [&](size_t begin, size_t length) {
+        auto* out = static_cast<char*>(destination) + begin;
+        if (pattern_size == 1) {
+            std::memset(out, *static_cast<const unsigned char*>(pattern), length);
+            return;
+        }
+        for (size_t done = 0; done < length; done += pattern_size)
+            std::memcpy(out + done, pattern, pattern_size);
+    };
+    if (size < split_threshold || pool.size() < 2) {
+        fill(0, size);
+        return;
+    }
+    // Chunks are multiples of every pattern size (powers of two up to 128).
+    const size_t chunks = (size + chunk_size - 1) / chunk_size;
+    pool.parallel_for(chunks, [&](size_t chunk) {
+        const size_t begin = chunk * chunk_size;
+        fill(begin, std::min(chunk_size, size - begin));
+    });
 }
 
 namespace {

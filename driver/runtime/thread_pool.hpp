@@ -25,6 +25,11 @@ public:
 
     void post(Command& command) override;
     void post(std::function<void()> task);
+
+    // Runs body(0) … body(count - 1) on the calling thread and on idle
+    // workers, and returns when every call has returned. The calling thread
+    // takes part, so it may be a worker of this pool.
+    void parallel_for(size_t count, const std::function<void(size_t)>& body);
     unsigned size() const { return static_cast<unsigned>(threads_.size()); }
 
 private:
@@ -36,6 +41,12 @@ private:
     std::shared_ptr<State> state_;
     std::vector<std::thread> threads_;
 };
+
+// memcpy and pattern fills split into chunks across the pool's workers
+// when they are large enough to gain from it.
+void parallel_copy(ThreadPool& pool, void* destination, const void* source, size_t size);
+void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, size_t pattern_size,
+                   size_t size);
 
 // The thread that runs application callbacks (event and memory object
 // callbacks) in the order they were posted, never under a driver lock.
