@@ -18,18 +18,12 @@ constexpr std::array concrete_domains{AffinityDomain::numa, AffinityDomain::l4_c
 
 std::optional<hwloc_obj_type_t> object_type(AffinityDomain domain) {
     switch (domain) {
-    case AffinityDomain::numa:
-        return HWLOC_OBJ_NUMANODE;
-    case AffinityDomain::l4_cache:
-        return HWLOC_OBJ_L4CACHE;
-    case AffinityDomain::l3_cache:
-        return HWLOC_OBJ_L3CACHE;
-    case AffinityDomain::l2_cache:
-        return HWLOC_OBJ_L2CACHE;
-    case AffinityDomain::l1_cache:
-        return HWLOC_OBJ_L1CACHE; // data or unified L1
-    case AffinityDomain::next_partitionable:
-        break;
+    case AffinityDomain::numa: return HWLOC_OBJ_NUMANODE;
+    case AffinityDomain::l4_cache: return HWLOC_OBJ_L4CACHE;
+    case AffinityDomain::l3_cache: return HWLOC_OBJ_L3CACHE;
+    case AffinityDomain::l2_cache: return HWLOC_OBJ_L2CACHE;
+    case AffinityDomain::l1_cache: return HWLOC_OBJ_L1CACHE; // data or unified L1
+    case AffinityDomain::next_partitionable: break;
     }
     return std::nullopt;
 }

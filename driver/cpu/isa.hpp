@@ -8,8 +8,8 @@
 namespace usmcl::cpu {
 
 struct IsaInfo {
-    std::string vendor;      // e.g. "GenuineIntel", "AuthenticAMD"
-    std::string model_name;  // the CPU's brand string, trimmed
+    std::string vendor;          // e.g. "GenuineIntel", "AuthenticAMD"
+    std::string model_name;      // the CPU's brand string, trimmed
     std::uint32_t vendor_id = 0; // PCI vendor id: 0x8086 Intel, 0x1022 AMD, 0 unknown
     unsigned max_clock_mhz = 0;  // highest clock the OS reports; 0 if unknown
     bool sse2 = false, sse4_2 = false, avx = false, avx2 = false, fma = false, f16c = false;

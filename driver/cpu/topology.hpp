@@ -32,8 +32,9 @@ struct DomainInfo {
     std::uint64_t l1d_cache_bytes = 0; // per core; 0 when unknown
     std::uint64_t l2_cache_bytes = 0;  // per cache instance; 0 when unknown
     std::uint64_t l3_cache_bytes = 0;  // per cache instance; 0 when unknown
-    std::uint64_t last_level_cache_bytes = 0; // sum of the last-level data caches touched by the set
-    unsigned cache_line_bytes = 64;    // line size of the data caches
+    // The sum of the last-level data caches touched by the set.
+    std::uint64_t last_level_cache_bytes = 0;
+    unsigned cache_line_bytes = 64; // line size of the data caches
 };
 
 class Topology {
