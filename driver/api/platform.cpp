@@ -62,8 +62,7 @@ cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform, cl_platform_info p
         case CL_PLATFORM_VENDOR: return out.string(core::Platform::vendor);
         case CL_PLATFORM_EXTENSIONS: return out.string(core::Platform::extensions());
         case CL_PLATFORM_EXTENSIONS_WITH_VERSION:
-            return out.name_versions({{"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)},
-                                      {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0)}});
+            return out.name_versions(core::Platform::extensions_with_version());
         case CL_PLATFORM_HOST_TIMER_RESOLUTION:
             return out.scalar<cl_ulong>(support::host_timer_resolution_ns());
         case CL_PLATFORM_ICD_SUFFIX_KHR: return out.string(core::Platform::icd_suffix);

@@ -32,7 +32,7 @@ runtime::ThreadPool& Device::pool() {
     return *pool_;
 }
 
-Result<std::vector<cpu::CpuSet>> Device::plan_partition(const PartitionRequest& request) const {
+Result<std::vector<cpu::CpuSet>> Device::plan_partition(PartitionRequest& request) const {
     const unsigned units = description_.compute_units;
     switch (request.kind) {
     case PartitionRequest::Kind::equally: {
@@ -60,6 +60,21 @@ Result<std::vector<cpu::CpuSet>> Device::plan_partition(const PartitionRequest& 
         return cpu::partition_by_counts(pus_, request.counts);
     }
     case PartitionRequest::Kind::by_affinity_domain: {
+        if (request.domain == cpu::AffinityDomain::next_partitionable) {
+            for (cpu::AffinityDomain domain :
+                 {cpu::AffinityDomain::numa, cpu::AffinityDomain::l4_cache,
+                  cpu::AffinityDomain::l3_cache, cpu::AffinityDomain::l2_cache,
+                  cpu::AffinityDomain::l1_cache}) {
+                auto sets = topology_->partition_by_affinity(pus_, domain);
+                if (sets.size() >= 2) {
+                    request.domain = domain;
+                    request.properties[1] =
+                        static_cast<cl_device_partition_property>(affinity_domain_bit(domain));
+                    return sets;
+                }
+            }
+            return Status(CL_DEVICE_PARTITION_FAILED, "the device cannot be split further");
+        }
         auto sets = topology_->partition_by_affinity(pus_, request.domain);
         if (sets.size() < 2)
             return Status(CL_DEVICE_PARTITION_FAILED,

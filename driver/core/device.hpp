@@ -57,8 +57,10 @@ public:
     // or with USMCL_NUMA_DOMAINS=1 the domain of the one NUMA node it is on.
     memory::DomainId memory_domain() const { return memory_domain_; }
 
-    // The processing-unit sets request would give, or the spec's error.
-    Result<std::vector<cpu::CpuSet>> plan_partition(const PartitionRequest& request) const;
+    // The processing-unit sets request would give, or the spec's error. A
+    // request for the next partitionable domain is resolved to the domain
+    // used, in request.properties (what CL_DEVICE_PARTITION_TYPE reports).
+    Result<std::vector<cpu::CpuSet>> plan_partition(PartitionRequest& request) const;
     // Creates one sub-device per set; each starts with one API reference.
     std::vector<Device*> create_sub_devices(const PartitionRequest& request,
                                             const std::vector<cpu::CpuSet>& sets);

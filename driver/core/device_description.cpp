@@ -41,19 +41,6 @@ std::string join_names(const std::vector<NameVersion>& list) {
     return joined;
 }
 
-cl_device_affinity_domain domain_bit(cpu::AffinityDomain domain) {
-    switch (domain) {
-    case cpu::AffinityDomain::numa: return CL_DEVICE_AFFINITY_DOMAIN_NUMA;
-    case cpu::AffinityDomain::l4_cache: return CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE;
-    case cpu::AffinityDomain::l3_cache: return CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE;
-    case cpu::AffinityDomain::l2_cache: return CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE;
-    case cpu::AffinityDomain::l1_cache: return CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE;
-    case cpu::AffinityDomain::next_partitionable:
-        return CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
-    }
-    return 0;
-}
-
 void describe_vectors(const cpu::IsaInfo& isa, DeviceDescription& d) {
     constexpr unsigned sizes[] = {1, 2, 4, 8, 4, 8};
     for (unsigned i = 0; i < 6; ++i) {
@@ -101,6 +88,19 @@ cl_ulong physical_memory() {
 
 } // namespace
 
+cl_device_affinity_domain affinity_domain_bit(cpu::AffinityDomain domain) {
+    switch (domain) {
+    case cpu::AffinityDomain::numa: return CL_DEVICE_AFFINITY_DOMAIN_NUMA;
+    case cpu::AffinityDomain::l4_cache: return CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE;
+    case cpu::AffinityDomain::l3_cache: return CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE;
+    case cpu::AffinityDomain::l2_cache: return CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE;
+    case cpu::AffinityDomain::l1_cache: return CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE;
+    case cpu::AffinityDomain::next_partitionable:
+        return CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+    }
+    return 0;
+}
+
 const std::array<cl_uchar, CL_UUID_SIZE_KHR>& driver_uuid() {
     static const std::array<cl_uchar, CL_UUID_SIZE_KHR> uuid = [] {
         std::array<cl_uchar, CL_UUID_SIZE_KHR> value{};
@@ -146,7 +146,7 @@ DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuS
     if (d.compute_units > 1) {
         d.partition_properties = {CL_DEVICE_PARTITION_EQUALLY, CL_DEVICE_PARTITION_BY_COUNTS};
         for (cpu::AffinityDomain splittable : topology.splittable_domains(pus))
-            d.affinity_domains |= domain_bit(splittable);
+            d.affinity_domains |= affinity_domain_bit(splittable);
         if (d.affinity_domains != 0) {
             d.affinity_domains |= CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
             d.partition_properties.push_back(CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN);

@@ -49,6 +49,9 @@ struct DeviceDescription {
 
 DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuSet& pus);
 
+// The OpenCL bit of an affinity domain.
+cl_device_affinity_domain affinity_domain_bit(cpu::AffinityDomain domain);
+
 // The universally unique identifier of this driver build.
 const std::array<cl_uchar, CL_UUID_SIZE_KHR>& driver_uuid();
 

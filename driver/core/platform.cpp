@@ -55,6 +55,28 @@ bool Platform::owns_root_device(const Device* device) const {
     return std::find(root_devices_.begin(), root_devices_.end(), device) != root_devices_.end();
 }
 
+const std::vector<NameVersion>& Platform::extensions_with_version() {
+    static const std::vector<NameVersion> list = [] {
+        std::vector<NameVersion> names{{"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)}};
+#define USMCL_DEVICE_EXTENSION(name, major, minor, patch, enabled)                                 \
+    if (enabled)                                                                                   \
+        names.push_back({#name, CL_MAKE_VERSION(major, minor, patch)});
+#include "core/device_features.def"
+        return names;
+    }();
+    return list;
+}
+
+const std::string& Platform::extensions() {
+    static const std::string text = [] {
+        std::string joined;
+        for (const NameVersion& entry : extensions_with_version())
+            joined += (joined.empty() ? "" : " ") + entry.name;
+        return joined;
+    }();
+    return text;
+}
+
 const std::string& Platform::version() {
     static const std::string text = "OpenCL 3.0 usmcl " USMCL_VERSION_STRING;
     return text;

@@ -36,8 +36,9 @@ public:
     static constexpr cl_version numeric_version = CL_MAKE_VERSION(3, 0, 0);
     static const std::string& version();
     static const std::string& driver_version();
-    // Platform extensions: the host-API extensions every device offers.
-    static const char* extensions() { return "cl_khr_icd cl_khr_extended_versioning"; }
+    // Platform extensions: cl_khr_icd and the extensions every device offers.
+    static const std::vector<NameVersion>& extensions_with_version();
+    static const std::string& extensions();
 
 private:
     Platform();
