@@ -1,171 +1,125 @@
-// B+tree behind AddressIndex: descent with a recorded path, splits on the way up after an
-// insert, borrow-or-merge on the way up after an erase.
+// AddressIndex: descent, lookups, insertion with leaf and inner splits, invariant check.
+// Erasure and rebalancing are in address_index_erase.cpp.
 #include "bufalloc/detail/address_index.hpp"
 
+#include "node_search.hpp"
+
 #include <algorithm>
-#include <new>
+#include <utility>
+#include <vector>
 
 namespace bufalloc::detail {
 
-namespace {
-
-// Number of keys <= key: the child to descend into, or one past the floor in a leaf.
-template <class Node, class Key>
-unsigned count_not_greater(const Node& node, Key key) noexcept {
-    const Key* keys = node.keys.data();
-    unsigned n = 0;
-    for (unsigned i = 0; i < node.count; ++i) {
-        n += keys[i] <= key ? 1U : 0U;
-    }
-    return n;
-}
-
-// Number of keys < key: where key is, or would be inserted, in a leaf.
-template <class Node, class Key>
-unsigned count_less(const Node& node, Key key) noexcept {
-    const Key* keys = node.keys.data();
-    unsigned n = 0;
-    for (unsigned i = 0; i < node.count; ++i) {
-        n += keys[i] < key ? 1U : 0U;
-    }
-    return n;
-}
-
-// Opens a gap of one at `at` in the first `count` elements of `array`.
-template <class Array>
-void open_gap(Array& array, unsigned at, unsigned count) noexcept {
-    std::copy_backward(array.begin() + at, array.begin() + count, array.begin() + count + 1);
-}
-
-// Closes the element at `at` among the first `count` elements of `array`.
-template <class Array>
-void close_gap(Array& array, unsigned at, unsigned count) noexcept {
-    std::copy(array.begin() + at + 1, array.begin() + count, array.begin() + at);
-}
-
-} // namespace
-
 AddressIndex::AddressIndex() {
-    nodes_.reserve(4);
-    nodes_.emplace_back();
-    root_ = 0;
+    leaves_.reserve(1);
+    root_ = leaves_.acquire();
 }
 
 void AddressIndex::reserve_for_insert() {
-    std::size_t needed = height_ + 2; // a split per level plus a new root
-    std::size_t available = recycled_ + (nodes_.capacity() - nodes_.size());
-    if (available >= needed) {
-        return;
-    }
-    std::size_t target = std::max(nodes_.size() + needed, nodes_.size() + nodes_.size() / 2);
-    if (target >= nil_node) {
-        throw std::bad_alloc();
-    }
-    nodes_.reserve(target);
-}
-
-AddressIndex::NodeIndex AddressIndex::new_node() noexcept {
-    if (free_nodes_ != nil_node) {
-        NodeIndex index = free_nodes_;
-        free_nodes_ = nodes_[index].slots[0];
-        --recycled_;
-        nodes_[index].count = 0;
-        return index;
-    }
-    nodes_.emplace_back(); // reserve_for_insert() made room
-    return static_cast<NodeIndex>(nodes_.size() - 1);
-}
-
-void AddressIndex::delete_node(NodeIndex index) noexcept {
-    nodes_[index].count = 0;
-    nodes_[index].slots[0] = free_nodes_;
-    free_nodes_ = index;
-    ++recycled_;
+    leaves_.reserve(1);           // a leaf split
+    inners_.reserve(height_ + 1); // a split per inner level plus a new root
 }
 
 AddressIndex::NodeIndex AddressIndex::descend(Key key, Path& path) const noexcept {
     NodeIndex index = root_;
     for (unsigned depth = 0; depth < height_; ++depth) {
-        const Node& node = nodes_[index];
-        unsigned slot = count_not_greater(node, key);
+        const Inner& node = inners_[index];
+        unsigned slot = count_not_greater(node.keys.data(), node.count, key);
         path[depth] = {index, slot};
-        index = node.slots[slot];
+        index = node.children[slot];
     }
     return index;
 }
 
 std::optional<AddressIndex::Value> AddressIndex::find(Key key) const noexcept {
-    NodeIndex index = root_;
-    for (unsigned depth = 0; depth < height_; ++depth) {
-        const Node& node = nodes_[index];
-        index = node.slots[count_not_greater(node, key)];
+    Path path;
+    const Leaf& leaf = leaves_[descend(key, path)];
+    unsigned pos = find_key(leaf.keys.data(), leaf.count, key);
+    if (pos == leaf.count) {
+        return std::nullopt;
     }
-    const Node& leaf = nodes_[index];
-    unsigned pos = count_less(leaf, key);
-    if (pos < leaf.count && leaf.keys[pos] == key) {
-        return leaf.slots[pos];
-    }
-    return std::nullopt;
+    return leaf.values[pos];
 }
 
 std::optional<AddressIndex::Entry> AddressIndex::floor(Key key) const noexcept {
     Path path;
-    const Node& leaf = nodes_[descend(key, path)];
-    unsigned pos = count_not_greater(leaf, key);
-    if (pos > 0) {
-        return Entry{leaf.keys[pos - 1], leaf.slots[pos - 1]};
+    const Leaf& leaf = leaves_[descend(key, path)];
+    unsigned best = leaf.count;
+    for (unsigned i = 0; i < leaf.count; ++i) {
+        if (leaf.keys[i] <= key && (best == leaf.count || leaf.keys[i] > leaf.keys[best])) {
+            best = i;
+        }
     }
-    // Every key of this leaf is greater: the floor is the last key of the nearest subtree to
-    // the left (separators may be stale after erasures, so this is not an error).
+    if (best != leaf.count) {
+        return Entry{leaf.keys[best], leaf.values[best]};
+    }
+    return rightmost_before(path);
+}
+
+// Every key of the leaf at the end of `path` is greater than the one looked up: the floor is the
+// greatest key of the nearest subtree to the left (separators may be stale after erasures, so
+// this is not an error).
+std::optional<AddressIndex::Entry> AddressIndex::rightmost_before(const Path& path) const noexcept {
     for (unsigned depth = height_; depth-- > 0;) {
         if (path[depth].slot == 0) {
             continue;
         }
-        NodeIndex index = nodes_[path[depth].node].slots[path[depth].slot - 1];
+        NodeIndex index = inners_[path[depth].node].children[path[depth].slot - 1];
         for (unsigned level = depth + 1; level < height_; ++level) {
-            const Node& node = nodes_[index];
-            index = node.slots[node.count];
+            index = inners_[index].children[inners_[index].count];
         }
-        const Node& left = nodes_[index];
-        return Entry{left.keys[left.count - 1], left.slots[left.count - 1]};
+        const Leaf& leaf = leaves_[index];
+        auto last = std::max_element(leaf.keys.begin(), leaf.keys.begin() + leaf.count);
+        auto pos = static_cast<std::size_t>(last - leaf.keys.begin());
+        return Entry{*last, leaf.values[pos]};
     }
     return std::nullopt;
 }
 
-bool AddressIndex::insert(Key key, Value value) {
+void AddressIndex::insert(Key key, Value value) {
     reserve_for_insert();
     Path path;
     NodeIndex leaf_index = descend(key, path);
-    Node* leaf = &nodes_[leaf_index];
-    unsigned pos = count_less(*leaf, key);
-    if (pos < leaf->count && leaf->keys[pos] == key) {
-        return false;
-    }
+    Leaf& leaf = leaves_[leaf_index];
     ++size_;
-    if (leaf->count < capacity) {
-        open_gap(leaf->keys, pos, leaf->count);
-        open_gap(leaf->slots, pos, leaf->count);
-        leaf->keys[pos] = key;
-        leaf->slots[pos] = value;
-        ++leaf->count;
-        return true;
+    if (leaf.count < leaf_capacity) {
+        leaf.keys[leaf.count] = key;
+        leaf.values[leaf.count] = value;
+        ++leaf.count;
+        return;
     }
-    NodeIndex right_index = new_node();
-    leaf = &nodes_[leaf_index];
-    Node& right = nodes_[right_index];
-    std::copy(leaf->keys.begin() + min_fill, leaf->keys.end(), right.keys.begin());
-    std::copy(leaf->slots.begin() + min_fill, leaf->slots.begin() + capacity, right.slots.begin());
-    right.count = capacity - min_fill;
-    leaf->count = min_fill;
-    Node& target = pos <= min_fill ? *leaf : right;
-    unsigned at = pos <= min_fill ? pos : pos - min_fill;
-    open_gap(target.keys, at, target.count);
-    open_gap(target.slots, at, target.count);
-    target.keys[at] = key;
-    target.slots[at] = value;
-    ++target.count;
-    insert_into_parents(path, right.keys[0], right_index);
-    return true;
+    split_leaf(leaf_index, key, value, path);
+}
+
+// Splits the full leaf around the median of its entries plus (key, value): the smaller half
+// stays, the larger half moves to a new right leaf whose smallest key becomes the separator.
+void AddressIndex::split_leaf(NodeIndex leaf_index, Key key, Value value,
+                              const Path& path) noexcept {
+    std::array<std::pair<Key, Value>, leaf_capacity + 1> entries;
+    {
+        const Leaf& leaf = leaves_[leaf_index];
+        for (unsigned i = 0; i < leaf_capacity; ++i) {
+            entries[i] = {leaf.keys[i], leaf.values[i]};
+        }
+    }
+    entries[leaf_capacity] = {key, value};
+    constexpr unsigned half = (leaf_capacity + 1) / 2;
+    std::nth_element(entries.begin(), entries.begin() + half, entries.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    NodeIndex right_index = leaves_.acquire();
+    Leaf& left = leaves_[leaf_index];
+    Leaf& right = leaves_[right_index];
+    for (unsigned i = 0; i < half; ++i) {
+        left.keys[i] = entries[i].first;
+        left.values[i] = entries[i].second;
+    }
+    left.count = half;
+    for (unsigned i = half; i <= leaf_capacity; ++i) {
+        right.keys[i - half] = entries[i].first;
+        right.values[i - half] = entries[i].second;
+    }
+    right.count = leaf_capacity + 1 - half;
+    insert_into_parents(path, entries[half].first, right_index);
 }
 
 // Inserts separator `key` with its right child `child` into the inner levels of `path`,
@@ -174,24 +128,24 @@ void AddressIndex::insert_into_parents(const Path& path, Key key, NodeIndex chil
     for (unsigned depth = height_; depth-- > 0;) {
         NodeIndex parent_index = path[depth].node;
         unsigned slot = path[depth].slot;
-        Node& parent = nodes_[parent_index];
-        if (parent.count < capacity) {
+        Inner& parent = inners_[parent_index];
+        if (parent.count < inner_capacity) {
             open_gap(parent.keys, slot, parent.count);
-            open_gap(parent.slots, slot + 1, parent.count + 1);
+            open_gap(parent.children, slot + 1, parent.count + 1);
             parent.keys[slot] = key;
-            parent.slots[slot + 1] = child;
+            parent.children[slot + 1] = child;
             ++parent.count;
             return;
         }
         split_inner(parent_index, slot, key, child);
     }
     NodeIndex old_root = root_;
-    root_ = new_node();
-    Node& root = nodes_[root_];
+    root_ = inners_.acquire();
+    Inner& root = inners_[root_];
     root.count = 1;
     root.keys[0] = key;
-    root.slots[0] = old_root;
-    root.slots[1] = child;
+    root.children[0] = old_root;
+    root.children[1] = child;
     ++height_;
 }
 
@@ -199,139 +153,30 @@ void AddressIndex::insert_into_parents(const Path& path, Key key, NodeIndex chil
 // returns through key/child the separator and new right node to insert one level up.
 void AddressIndex::split_inner(NodeIndex left_index, unsigned slot, Key& key,
                                NodeIndex& child) noexcept {
-    std::array<Key, capacity + 1> keys{};
-    std::array<std::uint32_t, capacity + 2> slots{};
+    std::array<Key, inner_capacity + 1> keys;
+    std::array<NodeIndex, inner_capacity + 2> children;
     {
-        const Node& left = nodes_[left_index];
+        const Inner& left = inners_[left_index];
         std::copy(left.keys.begin(), left.keys.end(), keys.begin());
-        std::copy(left.slots.begin(), left.slots.end(), slots.begin());
+        std::copy(left.children.begin(), left.children.end(), children.begin());
     }
-    open_gap(keys, slot, capacity);
-    open_gap(slots, slot + 1, capacity + 1);
+    open_gap(keys, slot, inner_capacity);
+    open_gap(children, slot + 1, inner_capacity + 1);
     keys[slot] = key;
-    slots[slot + 1] = child;
+    children[slot + 1] = child;
 
-    NodeIndex right_index = new_node();
-    Node& left = nodes_[left_index];
-    Node& right = nodes_[right_index];
-    // capacity + 1 keys: min_fill stay left, one moves up, the rest go right.
-    std::copy(keys.begin(), keys.begin() + min_fill, left.keys.begin());
-    std::copy(slots.begin(), slots.begin() + min_fill + 1, left.slots.begin());
-    left.count = min_fill;
-    std::copy(keys.begin() + min_fill + 1, keys.end(), right.keys.begin());
-    std::copy(slots.begin() + min_fill + 1, slots.end(), right.slots.begin());
-    right.count = capacity - min_fill;
-    key = keys[min_fill];
+    NodeIndex right_index = inners_.acquire();
+    Inner& left = inners_[left_index];
+    Inner& right = inners_[right_index];
+    // inner_capacity + 1 keys: inner_min stay left, one moves up, the rest go right.
+    std::copy(keys.begin(), keys.begin() + inner_min, left.keys.begin());
+    std::copy(children.begin(), children.begin() + inner_min + 1, left.children.begin());
+    left.count = inner_min;
+    std::copy(keys.begin() + inner_min + 1, keys.end(), right.keys.begin());
+    std::copy(children.begin() + inner_min + 1, children.end(), right.children.begin());
+    right.count = inner_capacity - inner_min;
+    key = keys[inner_min];
     child = right_index;
-}
-
-std::optional<AddressIndex::Value> AddressIndex::erase(Key key) noexcept {
-    Path path;
-    NodeIndex leaf_index = descend(key, path);
-    Node& leaf = nodes_[leaf_index];
-    unsigned pos = count_less(leaf, key);
-    if (pos >= leaf.count || leaf.keys[pos] != key) {
-        return std::nullopt;
-    }
-    Value value = leaf.slots[pos];
-    close_gap(leaf.keys, pos, leaf.count);
-    close_gap(leaf.slots, pos, leaf.count);
-    --leaf.count;
-    --size_;
-    rebalance(path, leaf_index);
-    return value;
-}
-
-// Restores minimum fill from `leaf` upwards after an erasure, then drops an empty inner root.
-void AddressIndex::rebalance(const Path& path, NodeIndex leaf) noexcept {
-    NodeIndex index = leaf;
-    for (unsigned depth = height_; depth-- > 0;) {
-        if (nodes_[index].count >= min_fill) {
-            return;
-        }
-        NodeIndex parent = path[depth].node;
-        if (fix_underflow(parent, path[depth].slot, depth + 1 == height_)) {
-            return;
-        }
-        index = parent;
-    }
-    if (height_ > 0 && nodes_[root_].count == 0) {
-        NodeIndex old_root = root_;
-        root_ = nodes_[old_root].slots[0];
-        delete_node(old_root);
-        --height_;
-    }
-}
-
-// Refills child `slot` of `parent` from a sibling with keys to spare, or merges it with a
-// sibling. Returns true when the parent kept all its keys.
-bool AddressIndex::fix_underflow(NodeIndex parent_index, unsigned slot, bool leaves) noexcept {
-    Node& parent = nodes_[parent_index];
-    Node& node = nodes_[parent.slots[slot]];
-    if (slot > 0 && nodes_[parent.slots[slot - 1]].count > min_fill) {
-        Node& left = nodes_[parent.slots[slot - 1]];
-        open_gap(node.keys, 0, node.count);
-        open_gap(node.slots, 0, leaves ? node.count : node.count + 1);
-        if (leaves) {
-            node.keys[0] = left.keys[left.count - 1];
-            node.slots[0] = left.slots[left.count - 1];
-            parent.keys[slot - 1] = node.keys[0];
-        } else {
-            node.keys[0] = parent.keys[slot - 1];
-            node.slots[0] = left.slots[left.count];
-            parent.keys[slot - 1] = left.keys[left.count - 1];
-        }
-        --left.count;
-        ++node.count;
-        return true;
-    }
-    if (slot < parent.count && nodes_[parent.slots[slot + 1]].count > min_fill) {
-        Node& right = nodes_[parent.slots[slot + 1]];
-        if (leaves) {
-            node.keys[node.count] = right.keys[0];
-            node.slots[node.count] = right.slots[0];
-            close_gap(right.keys, 0, right.count);
-            close_gap(right.slots, 0, right.count);
-            parent.keys[slot] = right.keys[0];
-        } else {
-            node.keys[node.count] = parent.keys[slot];
-            node.slots[node.count + 1] = right.slots[0];
-            parent.keys[slot] = right.keys[0];
-            close_gap(right.keys, 0, right.count);
-            close_gap(right.slots, 0, right.count + 1);
-        }
-        --right.count;
-        ++node.count;
-        return true;
-    }
-    merge_children(parent_index, slot > 0 ? slot - 1 : slot, leaves);
-    return false;
-}
-
-// Moves child slot + 1 of `parent` into child `slot` and drops their separator.
-void AddressIndex::merge_children(NodeIndex parent_index, unsigned slot, bool leaves) noexcept {
-    Node& parent = nodes_[parent_index];
-    NodeIndex right_index = parent.slots[slot + 1];
-    Node& left = nodes_[parent.slots[slot]];
-    const Node& right = nodes_[right_index];
-    if (leaves) {
-        std::copy(right.keys.begin(), right.keys.begin() + right.count,
-                  left.keys.begin() + left.count);
-        std::copy(right.slots.begin(), right.slots.begin() + right.count,
-                  left.slots.begin() + left.count);
-        left.count += right.count;
-    } else {
-        left.keys[left.count] = parent.keys[slot];
-        std::copy(right.keys.begin(), right.keys.begin() + right.count,
-                  left.keys.begin() + left.count + 1);
-        std::copy(right.slots.begin(), right.slots.begin() + right.count + 1,
-                  left.slots.begin() + left.count + 1);
-        left.count += right.count + 1;
-    }
-    close_gap(parent.keys, slot, parent.count);
-    close_gap(parent.slots, slot + 1, parent.count + 1);
-    --parent.count;
-    delete_node(right_index);
 }
 
 bool AddressIndex::check() const {
@@ -341,27 +186,34 @@ bool AddressIndex::check() const {
 
 bool AddressIndex::check_node(NodeIndex index, unsigned depth, const Key* low, const Key* high,
                               std::size_t& entries) const {
-    const Node& node = nodes_[index];
-    if (node.count > capacity || (index != root_ && node.count < min_fill)) {
-        return false;
-    }
-    if (index == root_ && depth == 0 && height_ > 0 && node.count == 0) {
-        return false;
-    }
-    for (unsigned i = 0; i < node.count; ++i) {
-        if ((i > 0 && node.keys[i - 1] >= node.keys[i]) ||
-            (low != nullptr && node.keys[i] < *low) || (high != nullptr && node.keys[i] >= *high)) {
+    auto in_range = [&](Key key) {
+        return (low == nullptr || key >= *low) && (high == nullptr || key < *high);
+    };
+    if (depth == height_) {
+        const Leaf& leaf = leaves_[index];
+        if (leaf.count > leaf_capacity || (depth > 0 && leaf.count < leaf_min)) {
             return false;
         }
-    }
-    if (depth == height_) {
-        entries += node.count;
+        std::vector<Key> keys(leaf.keys.begin(), leaf.keys.begin() + leaf.count);
+        std::sort(keys.begin(), keys.end());
+        if (std::adjacent_find(keys.begin(), keys.end()) != keys.end() ||
+            !std::all_of(keys.begin(), keys.end(), in_range)) {
+            return false;
+        }
+        entries += leaf.count;
         return true;
+    }
+    const Inner& node = inners_[index];
+    if (node.count > inner_capacity || node.count == 0 || (depth > 0 && node.count < inner_min) ||
+        std::adjacent_find(node.keys.begin(), node.keys.begin() + node.count,
+                           [](Key a, Key b) { return a >= b; }) != node.keys.begin() + node.count ||
+        !std::all_of(node.keys.begin(), node.keys.begin() + node.count, in_range)) {
+        return false;
     }
     for (unsigned i = 0; i <= node.count; ++i) {
         const Key* child_low = i == 0 ? low : &node.keys[i - 1];
         const Key* child_high = i == node.count ? high : &node.keys[i];
-        if (!check_node(node.slots[i], depth + 1, child_low, child_high, entries)) {
+        if (!check_node(node.children[i], depth + 1, child_low, child_high, entries)) {
             return false;
         }
     }

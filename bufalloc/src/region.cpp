@@ -13,8 +13,13 @@ namespace {
 using detail::Block;
 using detail::nil_block;
 
+// std::has_single_bit without a popcount library call on CPUs targeted without POPCNT.
+constexpr bool is_power_of_two(std::uint64_t value) noexcept {
+    return value != 0 && (value & (value - 1)) == 0;
+}
+
 std::uint64_t checked_base(std::uint64_t base, std::uint64_t size, std::uint64_t min_alignment) {
-    if (!std::has_single_bit(min_alignment)) {
+    if (!is_power_of_two(min_alignment)) {
         throw std::invalid_argument("bufalloc: minimum alignment must be a power of two");
     }
     if (base % min_alignment != 0) {
@@ -59,7 +64,7 @@ AllocateResult Region::allocate(std::uint64_t size, std::uint64_t alignment) {
     if (alignment == 0) {
         alignment = min_alignment_;
     }
-    if (!std::has_single_bit(alignment)) {
+    if (!is_power_of_two(alignment)) {
         return {0, Status::invalid_alignment};
     }
     alignment = std::max(alignment, min_alignment_);
@@ -82,6 +87,22 @@ AllocateResult Region::allocate(std::uint64_t size, std::uint64_t alignment) {
 Region::BlockIndex Region::find_fit(std::uint64_t size, std::uint64_t alignment) const noexcept {
     std::uint64_t worst_padding = alignment - min_alignment_;
     detail::SizeClass size_class;
+    if (size <= UINT64_MAX - worst_padding) {
+        // Blocks in the class of the request itself may fit too: try a few (best fit).
+        detail::SizeClass own = free_lists_.class_of(size + worst_padding);
+        BlockIndex best = nil_block;
+        BlockIndex index = free_lists_.head(own);
+        for (int tries = 0; index != nil_block && tries < 8; ++tries) {
+            if (fits(pool_[index], size, alignment) &&
+                (best == nil_block || pool_[index].size < pool_[best].size)) {
+                best = index;
+            }
+            index = pool_[index].next_free;
+        }
+        if (best != nil_block) {
+            return best;
+        }
+    }
     if (size <= UINT64_MAX - worst_padding &&
         free_lists_.class_at_least(size + worst_padding, size_class)) {
         BlockIndex index = free_lists_.first_at_or_above(size_class, nullptr);

@@ -1,13 +1,15 @@
 // An ordered map from 64-bit addresses to 32-bit block indices: a B+tree whose nodes live in
-// one vector, so a lookup touches a few contiguous nodes and no operation calls the heap except
-// when the node vector grows.
+// two vectors. Inner nodes are sorted; leaves are not (an insert appends, an erase moves the
+// last entry into the hole), so updates never shift arrays and a leaf is searched by one linear
+// pass. Only leaf splits sort, and only partially.
 #pragma once
+
+#include "bufalloc/detail/node_pool.hpp"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <vector>
 
 namespace bufalloc::detail {
 
@@ -26,8 +28,8 @@ public:
     // Makes room so that the next insert() neither allocates nor throws.
     void reserve_for_insert();
 
-    // Adds key -> value; returns false (and changes nothing) when key is already present.
-    bool insert(Key key, Value value);
+    // Adds key -> value. The key must not be present (checked by check(), not here).
+    void insert(Key key, Value value);
 
     // Removes key and returns its value, or nullopt when absent. Never allocates.
     std::optional<Value> erase(Key key) noexcept;
@@ -39,48 +41,60 @@ public:
 
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
-        return nodes_.capacity() * sizeof(Node);
+        return leaves_.memory_bytes() + inners_.memory_bytes();
     }
 
-    // Verifies key order, separators, node fill, uniform leaf depth and the entry count. O(n).
+    // Verifies separators, node fill, unique keys, uniform leaf depth and the entry count. O(n).
     [[nodiscard]] bool check() const;
 
 private:
     using NodeIndex = std::uint32_t;
-    static constexpr unsigned capacity = 32;
-    static constexpr unsigned min_fill = capacity / 2;
-    static constexpr unsigned max_height = 16; // 16^16 entries: far beyond 32-bit values
-    static constexpr NodeIndex nil_node = UINT32_MAX;
+    static constexpr unsigned leaf_capacity = 32;
+    static constexpr unsigned leaf_min = leaf_capacity / 2;
+    static constexpr unsigned inner_capacity = 64;
+    static constexpr unsigned inner_min = inner_capacity / 2;
+    static constexpr unsigned max_height = 16; // 32^16 entries: far beyond 32-bit values
 
-    // A leaf holds `count` keys with their values in slots; an inner node holds `count` keys
-    // and count + 1 children in slots. Keys of child i lie in [keys[i-1], keys[i]).
-    struct Node {
+    // `count` unordered entries.
+    struct Leaf {
         std::uint32_t count = 0;
-        std::array<Key, capacity> keys{};
-        std::array<std::uint32_t, capacity + 1> slots{};
+        std::array<Key, leaf_capacity> keys{};
+        std::array<Value, leaf_capacity> values{};
     };
 
+    // `count` sorted keys and count + 1 children; keys of child i lie in [keys[i-1], keys[i]).
+    // Children are leaves on the level above the leaves and inner nodes elsewhere.
+    struct Inner {
+        std::uint32_t count = 0;
+        std::array<Key, inner_capacity> keys{};
+        std::array<NodeIndex, inner_capacity + 1> children{};
+    };
+
+    // Left uninitialized on purpose: descend() fills the levels it uses, and zeroing the whole
+    // path costs as much as the search itself.
     struct Step {
-        NodeIndex node = 0;
-        unsigned slot = 0; // child taken
+        NodeIndex node; // an inner node
+        unsigned slot;  // the child taken
     };
     using Path = std::array<Step, max_height>;
 
     [[nodiscard]] NodeIndex descend(Key key, Path& path) const noexcept;
-    [[nodiscard]] NodeIndex new_node() noexcept;
-    void delete_node(NodeIndex index) noexcept;
+    [[nodiscard]] std::optional<Entry> rightmost_before(const Path& path) const noexcept;
+    void split_leaf(NodeIndex leaf_index, Key key, Value value, const Path& path) noexcept;
     void insert_into_parents(const Path& path, Key key, NodeIndex child) noexcept;
     void split_inner(NodeIndex left_index, unsigned slot, Key& key, NodeIndex& child) noexcept;
-    void rebalance(const Path& path, NodeIndex leaf) noexcept;
-    [[nodiscard]] bool fix_underflow(NodeIndex parent, unsigned slot, bool leaves) noexcept;
-    void merge_children(NodeIndex parent, unsigned slot, bool leaves) noexcept;
+    void rebalance(const Path& path) noexcept;
+    [[nodiscard]] bool refill_leaf(NodeIndex parent, unsigned slot) noexcept;
+    [[nodiscard]] bool refill_inner(NodeIndex parent, unsigned slot) noexcept;
+    void merge_leaves(NodeIndex parent, unsigned slot) noexcept;
+    void merge_inners(NodeIndex parent, unsigned slot) noexcept;
+    void drop_separator(Inner& parent, unsigned slot) noexcept;
     bool check_node(NodeIndex index, unsigned depth, const Key* low, const Key* high,
                     std::size_t& entries) const;
 
-    std::vector<Node> nodes_;
-    NodeIndex free_nodes_ = nil_node; // recycled nodes chained through slots[0]
-    std::size_t recycled_ = 0;
-    NodeIndex root_ = 0;
+    NodePool<Leaf> leaves_;
+    NodePool<Inner> inners_;
+    NodeIndex root_ = 0;  // a leaf when height_ is 0
     unsigned height_ = 0; // inner levels above the leaves
     std::size_t size_ = 0;
 };

@@ -83,6 +83,11 @@ public:
         return false;
     }
 
+    // Head of the bin of `size_class`, or nil_block.
+    [[nodiscard]] BlockIndex head(SizeClass size_class) const noexcept {
+        return heads_[size_class.first][size_class.second];
+    }
+
     // Head of the highest non-empty bin, or nil_block.
     [[nodiscard]] BlockIndex highest() const noexcept {
         if (first_map_ == 0) {

@@ -1,0 +1,62 @@
+// bufalloc benchmarks: Google Benchmark output, then ratio tables. Accepts the usual
+// --benchmark_* flags (e.g. --benchmark_filter=churn/.*/10000).
+#include "bench_registry.hpp"
+#include "workloads.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+
+namespace {
+
+// Prints as the console reporter does and keeps each run's time and counters for the summary.
+class CollectingReporter : public benchmark::ConsoleReporter {
+public:
+    void ReportRuns(const std::vector<Run>& runs) override {
+        ConsoleReporter::ReportRuns(runs);
+        for (const Run& run : runs) {
+            if (run.error_occurred || run.run_type != Run::RT_Iteration) {
+                continue;
+            }
+            std::string key = run.run_name.function_name;
+            if (key.rfind("shared/", 0) == 0) {
+                key += "/threads:" + std::to_string(run.threads);
+            }
+            bufalloc::bench::RunResult& result = results[key];
+            result.nanoseconds = run.GetAdjustedRealTime() *
+                                 benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
+                                 benchmark::GetTimeUnitMultiplier(run.time_unit);
+            for (const auto& [name, counter] : run.counters) {
+                result.counters[name] = counter.value;
+            }
+        }
+    }
+
+    std::map<std::string, bufalloc::bench::RunResult> results;
+};
+
+// glibc raises its mmap threshold (up to 32 MiB) when an mmapped chunk is freed; do that once so
+// that 100k live allocations up to 32 MiB come from the heap instead of 100k mappings, which
+// would exceed vm.max_map_count.
+void raise_malloc_mmap_threshold() {
+    void* block = std::malloc(32 * bufalloc::bench::mib - 64 * bufalloc::bench::kib);
+    benchmark::DoNotOptimize(block);
+    std::free(block);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    raise_malloc_mmap_threshold();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
+        return 1;
+    }
+    bufalloc::bench::register_throughput_benchmarks();
+    bufalloc::bench::register_fragmentation_benchmarks();
+    CollectingReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    bufalloc::bench::print_summary(reporter.results);
+    benchmark::Shutdown();
+    return 0;
+}

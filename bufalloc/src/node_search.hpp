@@ -1,0 +1,47 @@
+// Small array helpers shared by the AddressIndex sources.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+namespace bufalloc::detail {
+
+// Number of the first `count` sorted keys that are <= key: the child of an inner node to
+// descend into. Two branch-free linear passes: every 8th key picks a group of 8, then the group.
+inline unsigned count_not_greater(const std::uint64_t* keys, unsigned count,
+                                  std::uint64_t key) noexcept {
+    unsigned group = 0;
+    for (unsigned i = 7; i < count; i += 8) {
+        group += keys[i] <= key ? 1U : 0U;
+    }
+    unsigned n = group * 8;
+    unsigned end = std::min(n + 8, count);
+    for (unsigned i = n; i < end; ++i) {
+        n += keys[i] <= key ? 1U : 0U;
+    }
+    return n;
+}
+
+// Position of key among the first `count` unordered keys, or count when absent.
+inline unsigned find_key(const std::uint64_t* keys, unsigned count, std::uint64_t key) noexcept {
+    for (unsigned i = 0; i < count; ++i) {
+        if (keys[i] == key) {
+            return i;
+        }
+    }
+    return count;
+}
+
+// Opens a gap of one at `at` in the first `count` elements of `array`.
+template <class Array>
+void open_gap(Array& array, unsigned at, unsigned count) noexcept {
+    std::copy_backward(array.begin() + at, array.begin() + count, array.begin() + count + 1);
+}
+
+// Closes the element at `at` among the first `count` elements of `array`.
+template <class Array>
+void close_gap(Array& array, unsigned at, unsigned count) noexcept {
+    std::copy(array.begin() + at + 1, array.begin() + count, array.begin() + at);
+}
+
+} // namespace bufalloc::detail
