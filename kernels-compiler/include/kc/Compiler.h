@@ -49,10 +49,11 @@ public:
 
 // Reads a binary written by Module::toBinary(); nullptr and Error set when it
 // is not one (wrong magic, version, corrupt bitcode).
-std::unique_ptr<Module> moduleFromBinary(std::string_view Bytes, std::string &Error);
+std::unique_ptr<Module> moduleFromBinary(std::string_view Bytes,
+                                         std::string &Error);
 
 struct Header {
-  std::string Name;   // the include name, e.g. "foo.h" or "dir/foo.h"
+  std::string Name; // the include name, e.g. "foo.h" or "dir/foo.h"
   std::string Source;
 };
 

@@ -11,7 +11,7 @@ namespace kc {
 enum class AddressSpace : uint8_t { Private, Global, Constant, Local, Generic };
 
 enum class ArgKind : uint8_t {
-  Value,        // scalar, vector or struct passed by value
+  Value, // scalar, vector or struct passed by value
   GlobalPointer,
   ConstantPointer,
   LocalPointer,
@@ -36,15 +36,15 @@ enum : uint32_t {
 };
 
 struct ArgInfo {
-  std::string Name;      // empty unless built with -cl-kernel-arg-info
-  std::string TypeName;  // e.g. "float*", "int4", "struct S"
+  std::string Name;     // empty unless built with -cl-kernel-arg-info
+  std::string TypeName; // e.g. "float*", "int4", "struct S"
   ArgKind Kind = ArgKind::Value;
   AddressSpace AddrSpace = AddressSpace::Private;
   uint32_t AccessQualifier = ArgAccessNone;
   uint32_t TypeQualifier = ArgTypeNone;
-  uint32_t Size = 0;     // bytes clSetKernelArg must be given (8 for pointers)
+  uint32_t Size = 0; // bytes clSetKernelArg must be given (8 for pointers)
   uint32_t Align = 1;
-  uint32_t Offset = 0;   // in the packed argument buffer
+  uint32_t Offset = 0; // in the packed argument buffer
   // Pointer arguments: the kernel provably never writes (ReadOnly) or never
   // reads (WriteOnly) through it. Both false when unknown.
   bool ReadOnly = false;
@@ -56,12 +56,12 @@ struct KernelInfo {
   std::vector<ArgInfo> Args;
   uint32_t ArgBufferSize = 0;
   bool HasArgNames = false; // built with -cl-kernel-arg-info
-  std::array<uint64_t, 3> ReqdWorkGroupSize{0, 0, 0};  // 0s: none
+  std::array<uint64_t, 3> ReqdWorkGroupSize{0, 0, 0}; // 0s: none
   std::array<uint64_t, 3> WorkGroupSizeHint{0, 0, 0};
-  std::string VecTypeHint;                            // e.g. "float4"
-  std::string Attributes;                             // CL_KERNEL_ATTRIBUTES
-  uint64_t PrivateMemSize = 0;      // per work-item
-  uint64_t StaticLocalMemSize = 0;  // __local variables declared in the kernel
+  std::string VecTypeHint;         // e.g. "float4"
+  std::string Attributes;          // CL_KERNEL_ATTRIBUTES
+  uint64_t PrivateMemSize = 0;     // per work-item
+  uint64_t StaticLocalMemSize = 0; // __local variables declared in the kernel
   bool UsesBarriers = false;
 };
 

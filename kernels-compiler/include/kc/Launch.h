@@ -16,16 +16,16 @@
 namespace kc {
 
 struct LaunchContext {
-  uint32_t WorkDim;          // 1, 2 or 3
+  uint32_t WorkDim; // 1, 2 or 3
   uint32_t Reserved;
-  uint64_t GlobalSize[3];    // unused dimensions: 1
-  uint64_t GlobalOffset[3];  // unused dimensions: 0
+  uint64_t GlobalSize[3];   // unused dimensions: 1
+  uint64_t GlobalOffset[3]; // unused dimensions: 0
   uint64_t EnqueuedLocalSize[3];
   uint64_t NumGroups[3];
   // Set by the driver before each call:
   uint64_t GroupId[3];
-  uint64_t LocalSize[3];     // this group's size (smaller at the edge of a
-                             // non-uniform NDRange)
+  uint64_t LocalSize[3]; // this group's size (smaller at the edge of a
+                         // non-uniform NDRange)
   // The calling worker's local memory arena: the kernel's static __local
   // variables at [0, KernelInfo::StaticLocalMemSize), then the __local
   // arguments at the offsets the driver wrote into the argument buffer.
