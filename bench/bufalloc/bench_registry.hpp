@@ -12,6 +12,7 @@ void register_fragmentation_benchmarks();
 // Real time per iteration (ns) and user counters of one finished benchmark run.
 struct RunResult {
     double nanoseconds = 0;
+    double iterations = 0;
     std::map<std::string, double> counters;
 };
 

@@ -19,15 +19,22 @@ public:
                 continue;
             }
             std::string key = run.run_name.function_name;
-            if (key.rfind("shared/", 0) == 0) {
+            bool shared = key.rfind("shared/", 0) == 0;
+            if (shared) {
                 key += "/threads:" + std::to_string(run.threads);
             }
-            bufalloc::bench::RunResult& result = results[key];
-            result.nanoseconds = run.GetAdjustedRealTime() *
-                                 benchmark::GetTimeUnitMultiplier(benchmark::kNanosecond) /
-                                 benchmark::GetTimeUnitMultiplier(run.time_unit);
-            for (const auto& [name, counter] : run.counters) {
-                result.counters[name] = counter.value;
+            // Single-threaded runs are compared by CPU time, which other processes on the machine
+            // disturb less than wall time; the threaded runs by wall time. With repetitions the
+            // fastest run is kept.
+            double time = shared ? run.GetAdjustedRealTime() : run.GetAdjustedCPUTime();
+            double nanoseconds = time / benchmark::GetTimeUnitMultiplier(run.time_unit) * 1e9;
+            auto [it, fresh] = results.try_emplace(key);
+            if (fresh || nanoseconds < it->second.nanoseconds) {
+                it->second.nanoseconds = nanoseconds;
+                it->second.iterations = static_cast<double>(run.iterations);
+                for (const auto& [name, counter] : run.counters) {
+                    it->second.counters[name] = counter.value;
+                }
             }
         }
     }

@@ -19,6 +19,16 @@ std::optional<double> time_of(const std::map<std::string, RunResult>& results,
     return it->second.nanoseconds;
 }
 
+// Share of the allocations in a churn run that failed (the region was exhausted), or 0.
+double failure_rate(const std::map<std::string, RunResult>& results, const std::string& name) {
+    auto it = results.find(name);
+    if (it == results.end() || it->second.iterations == 0) {
+        return 0;
+    }
+    auto failed = it->second.counters.find("failed");
+    return failed == it->second.counters.end() ? 0 : failed->second / it->second.iterations;
+}
+
 std::string format(std::optional<double> value, const char* pattern = "%.1f") {
     if (!value) {
         return "n/a";
@@ -70,6 +80,13 @@ void print_throughput(const std::map<std::string, RunResult>& results) {
             std::printf("%-7s %7d %10s %12s %10s %18s %16s\n", size_label(size_code).c_str(), live,
                         format(ours).c_str(), format(baseline).c_str(), format(libc).c_str(),
                         format(speedup, "%.1fx").c_str(), format(versus_malloc, "%.2f").c_str());
+            for (const char* allocator : {"bufalloc", "baseline", "malloc"}) {
+                double rate = failure_rate(results, churn_name(allocator, size_code, live));
+                if (rate > 0) {
+                    std::printf("        (%s: %.3f%% of the allocations failed)\n", allocator,
+                                100 * rate);
+                }
+            }
         }
     }
     std::printf("geometric mean baseline/bufalloc at 10k live: %s\n",
@@ -79,12 +96,15 @@ void print_throughput(const std::map<std::string, RunResult>& results) {
 }
 
 void print_locking(const std::map<std::string, RunResult>& results) {
-    auto plain = time_of(results, "churn/bufalloc/mixed/1000");
-    auto one = time_of(results, "shared/bufalloc/mixed/1000/threads:1");
-    auto two = time_of(results, "shared/bufalloc/mixed/1000/threads:2");
-    std::printf("\nlocking (mixed sizes, 1000 live per thread), ns per pair over all threads\n");
-    std::printf("Region %s, SharedRegion 1 thread %s, SharedRegion 2 threads %s\n",
-                format(plain).c_str(), format(one).c_str(), format(two).c_str());
+    auto plain = time_of(results, "shared/region/mixed/1000/threads:1");
+    auto one = time_of(results, "shared/shared_region/mixed/1000/threads:1");
+    auto two = time_of(results, "shared/shared_region/mixed/1000/threads:2");
+    std::printf(
+        "\nlocking (mixed sizes, 1000 live per thread), wall ns per pair over all threads\n");
+    std::printf("Region %s, SharedRegion 1 thread %s (lock cost %s), 2 threads %s\n",
+                format(plain).c_str(), format(one).c_str(),
+                format(one && plain ? std::optional<double>(*one - *plain) : std::nullopt).c_str(),
+                format(two).c_str());
 }
 
 void print_fragmentation(const std::map<std::string, RunResult>& results) {

@@ -58,10 +58,12 @@ void register_churn() {
     }
 }
 
-// Lock cost: the same churn (mixed sizes, 1000 live per thread) through one SharedRegion.
-void shared_churn(benchmark::State& state) {
+// Lock cost: churn with mixed sizes and 1000 live allocations per thread, through a Region (one
+// thread) or one SharedRegion shared by all threads. Timed by wall clock.
+template <class Allocator>
+void locked_churn(benchmark::State& state) {
     constexpr std::size_t live = 1000;
-    static SharedRegion region(region_base, 64 * 1024 * gib, region_alignment);
+    static Allocator region(region_base, 64 * 1024 * gib, region_alignment);
     ChurnPlan plan = make_churn_plan(mixed_sizes, live, 100 + state.thread_index());
     std::vector<std::uint64_t> slots(live);
     for (std::size_t i = 0; i < live; ++i) {
@@ -89,10 +91,11 @@ void register_throughput_benchmarks() {
     register_churn<BufallocAdapter>();
     register_churn<BaselineAdapter<FirstFitBaseline::Strategy::wasteful>>();
     register_churn<MallocAdapter>();
-    benchmark::RegisterBenchmark("churn/bufalloc/mixed/1000", churn<BufallocAdapter>, mixed_sizes,
-                                 std::size_t{1000})
+    benchmark::RegisterBenchmark("shared/region/mixed/1000", locked_churn<Region>)
+        ->Threads(1)
+        ->UseRealTime()
         ->Unit(benchmark::kNanosecond);
-    benchmark::RegisterBenchmark("shared/bufalloc/mixed/1000", shared_churn)
+    benchmark::RegisterBenchmark("shared/shared_region/mixed/1000", locked_churn<SharedRegion>)
         ->Threads(1)
         ->Threads(2)
         ->UseRealTime()

@@ -15,11 +15,6 @@ AddressIndex::AddressIndex() {
     root_ = leaves_.acquire();
 }
 
-void AddressIndex::reserve_for_insert() {
-    leaves_.reserve(1);           // a leaf split
-    inners_.reserve(height_ + 1); // a split per inner level plus a new root
-}
-
 AddressIndex::NodeIndex AddressIndex::descend(Key key, Path& path) const noexcept {
     NodeIndex index = root_;
     for (unsigned depth = 0; depth < height_; ++depth) {
@@ -31,17 +26,14 @@ AddressIndex::NodeIndex AddressIndex::descend(Key key, Path& path) const noexcep
     return index;
 }
 
-std::optional<AddressIndex::Value> AddressIndex::find(Key key) const noexcept {
+AddressIndex::Value AddressIndex::find(Key key) const noexcept {
     Path path;
     const Leaf& leaf = leaves_[descend(key, path)];
     unsigned pos = find_key(leaf.keys.data(), leaf.count, key);
-    if (pos == leaf.count) {
-        return std::nullopt;
-    }
-    return leaf.values[pos];
+    return pos == leaf.count ? absent : leaf.values[pos];
 }
 
-std::optional<AddressIndex::Entry> AddressIndex::floor(Key key) const noexcept {
+AddressIndex::Entry AddressIndex::floor(Key key) const noexcept {
     Path path;
     const Leaf& leaf = leaves_[descend(key, path)];
     unsigned best = leaf.count;
@@ -59,7 +51,7 @@ std::optional<AddressIndex::Entry> AddressIndex::floor(Key key) const noexcept {
 // Every key of the leaf at the end of `path` is greater than the one looked up: the floor is the
 // greatest key of the nearest subtree to the left (separators may be stale after erasures, so
 // this is not an error).
-std::optional<AddressIndex::Entry> AddressIndex::rightmost_before(const Path& path) const noexcept {
+AddressIndex::Entry AddressIndex::rightmost_before(const Path& path) const noexcept {
     for (unsigned depth = height_; depth-- > 0;) {
         if (path[depth].slot == 0) {
             continue;
@@ -73,7 +65,7 @@ std::optional<AddressIndex::Entry> AddressIndex::rightmost_before(const Path& pa
         auto pos = static_cast<std::size_t>(last - leaf.keys.begin());
         return Entry{*last, leaf.values[pos]};
     }
-    return std::nullopt;
+    return Entry{};
 }
 
 void AddressIndex::insert(Key key, Value value) {

@@ -7,13 +7,13 @@
 
 namespace bufalloc::detail {
 
-std::optional<AddressIndex::Value> AddressIndex::erase(Key key) noexcept {
+AddressIndex::Value AddressIndex::erase(Key key) noexcept {
     Path path;
     NodeIndex leaf_index = descend(key, path);
     Leaf& leaf = leaves_[leaf_index];
     unsigned pos = find_key(leaf.keys.data(), leaf.count, key);
     if (pos == leaf.count) {
-        return std::nullopt;
+        return absent;
     }
     Value value = leaf.values[pos];
     --leaf.count;

@@ -82,35 +82,48 @@ AllocateResult Region::allocate(std::uint64_t size, std::uint64_t alignment) {
     return {carve(index, reserved, alignment, size), Status::ok};
 }
 
-// O(1) good fit: any block in the first non-empty size class that is at least size plus the
-// worst-case padding fits. Falls back to scan_fit() when that class does not exist.
+// Best fit among the first blocks of the request's own size class (they may be larger or smaller
+// than the request), else the O(1) good fit: any block of the first non-empty class whose blocks
+// all hold at least size plus the worst-case padding. Falls back to scan_fit().
 Region::BlockIndex Region::find_fit(std::uint64_t size, std::uint64_t alignment) const noexcept {
     std::uint64_t worst_padding = alignment - min_alignment_;
-    detail::SizeClass size_class;
-    if (size <= UINT64_MAX - worst_padding) {
-        // Blocks in the class of the request itself may fit too: try a few (best fit).
-        detail::SizeClass own = free_lists_.class_of(size + worst_padding);
-        BlockIndex best = nil_block;
-        BlockIndex index = free_lists_.head(own);
-        for (int tries = 0; index != nil_block && tries < 8; ++tries) {
-            if (fits(pool_[index], size, alignment) &&
-                (best == nil_block || pool_[index].size < pool_[best].size)) {
-                best = index;
-            }
-            index = pool_[index].next_free;
-        }
-        if (best != nil_block) {
-            return best;
-        }
+    if (size > UINT64_MAX - worst_padding) {
+        return scan_fit(size, alignment);
     }
-    if (size <= UINT64_MAX - worst_padding &&
-        free_lists_.class_at_least(size + worst_padding, size_class)) {
-        BlockIndex index = free_lists_.first_at_or_above(size_class, nullptr);
+    std::uint64_t needed = size + worst_padding;
+    BlockIndex index = best_in_class(free_lists_.class_of(needed), size, alignment);
+    if (index != nil_block) {
+        return index;
+    }
+    detail::SizeClass size_class;
+    if (free_lists_.class_at_least(needed, size_class)) {
+        index = free_lists_.first_at_or_above(size_class, nullptr);
         if (index != nil_block) {
             return index;
         }
     }
     return scan_fit(size, alignment);
+}
+
+// The smallest block that fits among the first few of one size class; stops at an exact fit.
+Region::BlockIndex Region::best_in_class(detail::SizeClass size_class, std::uint64_t size,
+                                         std::uint64_t alignment) const noexcept {
+    constexpr int max_tries = 8;
+    BlockIndex best = nil_block;
+    std::uint64_t best_size = UINT64_MAX;
+    BlockIndex index = free_lists_.head(size_class);
+    for (int tries = 0; index != nil_block && tries < max_tries; ++tries) {
+        const Block& block = pool_[index];
+        if (fits(block, size, alignment) && block.size < best_size) {
+            best = index;
+            best_size = block.size;
+            if (block.size - padding(block.address, alignment) == size) {
+                break;
+            }
+        }
+        index = block.next_free;
+    }
+    return best;
 }
 
 // Exhaustive search of every free block that may fit, smallest classes first: an allocation
@@ -176,11 +189,10 @@ Region::BlockIndex Region::split_after(BlockIndex index, std::uint64_t head_size
 }
 
 Status Region::free(std::uint64_t address) noexcept {
-    std::optional<BlockIndex> found = index_.erase(address);
-    if (!found) {
+    BlockIndex index = index_.erase(address);
+    if (index == detail::AddressIndex::absent) {
         return Status::unknown_address;
     }
-    BlockIndex index = *found;
     Block& block = pool_[index];
     bytes_in_use_ -= block.size;
     bytes_requested_ -= block.requested;

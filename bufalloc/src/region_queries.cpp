@@ -9,11 +9,11 @@ using detail::Block;
 using detail::nil_block;
 
 std::optional<Allocation> Region::lookup(std::uint64_t address) const noexcept {
-    std::optional<detail::AddressIndex::Entry> entry = index_.floor(address);
-    if (!entry) {
+    detail::AddressIndex::Entry entry = index_.floor(address);
+    if (entry.value == detail::AddressIndex::absent) {
         return std::nullopt;
     }
-    const Block& block = pool_[entry->value];
+    const Block& block = pool_[entry.value];
     if (address - block.address >= block.requested) {
         return std::nullopt;
     }

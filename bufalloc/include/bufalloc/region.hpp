@@ -62,6 +62,8 @@ private:
     using BlockIndex = detail::BlockIndex;
 
     [[nodiscard]] BlockIndex find_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
+    [[nodiscard]] BlockIndex best_in_class(detail::SizeClass size_class, std::uint64_t size,
+                                           std::uint64_t alignment) const noexcept;
     [[nodiscard]] BlockIndex scan_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
     std::uint64_t carve(BlockIndex index, std::uint64_t size, std::uint64_t alignment,
                         std::uint64_t requested) noexcept;

@@ -9,7 +9,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 namespace bufalloc::detail {
 
@@ -18,26 +17,34 @@ public:
     using Key = std::uint64_t;
     using Value = std::uint32_t;
 
+    // The value reported for a missing key (block indices never reach it). Results come back
+    // as plain values rather than std::optional, which the compiler would build in memory.
+    static constexpr Value absent = UINT32_MAX;
+
     struct Entry {
         Key key = 0;
-        Value value = 0;
+        Value value = absent;
     };
 
     AddressIndex();
 
     // Makes room so that the next insert() neither allocates nor throws.
-    void reserve_for_insert();
+    void reserve_for_insert() {
+        leaves_.reserve(1);           // a leaf split
+        inners_.reserve(height_ + 1); // a split per inner level plus a new root
+    }
 
     // Adds key -> value. The key must not be present (checked by check(), not here).
     void insert(Key key, Value value);
 
-    // Removes key and returns its value, or nullopt when absent. Never allocates.
-    std::optional<Value> erase(Key key) noexcept;
+    // Removes key and returns its value, or `absent`. Never allocates.
+    Value erase(Key key) noexcept;
 
-    [[nodiscard]] std::optional<Value> find(Key key) const noexcept;
+    // The value of key, or `absent`.
+    [[nodiscard]] Value find(Key key) const noexcept;
 
-    // The entry with the greatest key <= key, or nullopt when every key is greater.
-    [[nodiscard]] std::optional<Entry> floor(Key key) const noexcept;
+    // The entry with the greatest key <= key; its value is `absent` when every key is greater.
+    [[nodiscard]] Entry floor(Key key) const noexcept;
 
     [[nodiscard]] std::size_t size() const noexcept { return size_; }
     [[nodiscard]] std::size_t memory_bytes() const noexcept {
@@ -79,7 +86,7 @@ private:
     using Path = std::array<Step, max_height>;
 
     [[nodiscard]] NodeIndex descend(Key key, Path& path) const noexcept;
-    [[nodiscard]] std::optional<Entry> rightmost_before(const Path& path) const noexcept;
+    [[nodiscard]] Entry rightmost_before(const Path& path) const noexcept;
     void split_leaf(NodeIndex leaf_index, Key key, Value value, const Path& path) noexcept;
     void insert_into_parents(const Path& path, Key key, NodeIndex child) noexcept;
     void split_inner(NodeIndex left_index, unsigned slot, Key& key, NodeIndex& child) noexcept;
