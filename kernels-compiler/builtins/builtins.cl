@@ -1,0 +1,5 @@
+// The OpenCL C builtin library: one translation unit, compiled at build time
+// to bitcode (see ../meson.build) and linked into programs as needed.
+#include "common.h"
+
+#include "math.cl"

@@ -1,0 +1,39 @@
+//===- Cache/ObjectCache.h - Object code on disk between processes -*- C++
+//-*-===//
+//
+// One file per key, <Directory>/<key>.kco: a header (magic, format version,
+// the key), the object bytes and a CRC-32. Files are written to a unique
+// temporary name in the same directory and renamed into place, so readers
+// in other processes see a whole file or none. A file that does not check
+// out (wrong magic, key, size or checksum) is ignored and replaced.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "kc/Compiler.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class MemoryBuffer;
+} // namespace llvm
+
+namespace kc {
+
+struct HostTarget;
+class ModuleImpl;
+
+// Hex digest of everything that changes the code: the bitcode, the options,
+// this library's build, the LLVM version, the host CPU and its features.
+std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host);
+
+// The cached object for Key, or nullptr.
+std::unique_ptr<llvm::MemoryBuffer> readCachedObject(const CodeCache &Cache,
+                                                     const std::string &Key);
+
+// Best effort: a failure to write leaves the cache as it was.
+void writeCachedObject(const CodeCache &Cache, const std::string &Key,
+                       const llvm::MemoryBuffer &Object);
+
+} // namespace kc

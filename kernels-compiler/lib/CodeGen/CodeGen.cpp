@@ -1,0 +1,96 @@
+//===- CodeGen/CodeGen.cpp - Executable modules to object code ------------===//
+#include "CodeGen/CodeGen.h"
+
+#include "Binary/ModuleImpl.h"
+#include "Pipeline/Pipeline.h"
+#include "Support/LLVMSetup.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/CodeGen.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Target/TargetOptions.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/SubtargetFeature.h>
+#include <llvm/TargetParser/Triple.h>
+
+namespace kc {
+
+HostTarget detectHostTarget() {
+  static const HostTarget Host = [] {
+    HostTarget H;
+    H.Triple = llvm::Triple::normalize(llvm::sys::getProcessTriple());
+    H.CPU = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures Features;
+    for (const auto &Feature : llvm::sys::getHostCPUFeatures())
+      Features.AddFeature(Feature.first(), Feature.second);
+    H.Features = Features.getString();
+    return H;
+  }();
+  return Host;
+}
+
+namespace {
+
+std::unique_ptr<llvm::TargetMachine> createTargetMachine(const HostTarget &Host,
+                                                         bool OptDisable,
+                                                         std::string &Error) {
+  const llvm::Target *T =
+      llvm::TargetRegistry::lookupTarget(Host.Triple, Error);
+  if (!T)
+    return nullptr;
+  llvm::TargetOptions Options;
+  auto Level = OptDisable ? llvm::CodeGenOptLevel::None
+                          : llvm::CodeGenOptLevel::Aggressive;
+  std::unique_ptr<llvm::TargetMachine> TM(T->createTargetMachine(
+      Host.Triple, Host.CPU, Host.Features, Options, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, Level, /*JIT=*/true));
+  if (!TM)
+    Error = "cannot create a target machine for " + Host.Triple;
+  return TM;
+}
+
+} // namespace
+
+std::unique_ptr<llvm::MemoryBuffer>
+compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
+                std::string &Error) {
+  initializeLLVM();
+  llvm::LLVMContext Context;
+  std::unique_ptr<llvm::Module> M = Executable.load(Context, Error);
+  if (!M)
+    return nullptr;
+  bool OptDisable = M->getModuleFlag(OptDisableFlag) != nullptr;
+  std::unique_ptr<llvm::TargetMachine> TM =
+      createTargetMachine(Host, OptDisable, Error);
+  if (!TM)
+    return nullptr;
+  M->setTargetTriple(Host.Triple);
+  M->setDataLayout(TM->createDataLayout());
+  for (llvm::Function &F : *M) {
+    if (F.isDeclaration())
+      continue;
+    F.addFnAttr("target-cpu", Host.CPU);
+    F.addFnAttr("target-features", Host.Features);
+  }
+  runCodeGenPipeline(*M, *TM, OptDisable);
+
+  llvm::SmallVector<char, 0> Object;
+  llvm::raw_svector_ostream OS(Object);
+  llvm::legacy::PassManager PM;
+  if (TM->addPassesToEmitFile(PM, OS, nullptr,
+                              llvm::CodeGenFileType::ObjectFile)) {
+    Error = "the target cannot emit object files";
+    return nullptr;
+  }
+  PM.run(*M);
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      llvm::StringRef(Object.data(), Object.size()), "kernels.o");
+}
+
+} // namespace kc

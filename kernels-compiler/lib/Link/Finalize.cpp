@@ -1,0 +1,101 @@
+//===- Link/Finalize.cpp - From a linked module to an executable ----------===//
+#include "Builtins/BuiltinLibrary.h"
+#include "Link/Link.h"
+#include "Metadata/KernelMetadata.h"
+#include "Passes/WorkGroupABI.h"
+#include "Pipeline/Pipeline.h"
+
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+
+namespace kc {
+
+namespace {
+
+// The code must not depend on the CPU it was compiled on (the binary is
+// portable; createNativeProgram adds the host's), and every function must be
+// inlinable into the kernels.
+void prepareFunctions(llvm::Module &M) {
+  for (llvm::Function &F : M) {
+    F.removeFnAttr("target-cpu");
+    F.removeFnAttr("target-features");
+    F.removeFnAttr("tune-cpu");
+    F.removeFnAttr(llvm::Attribute::OptimizeNone);
+    F.removeFnAttr(llvm::Attribute::NoInline);
+  }
+}
+
+bool usesBarriers(const llvm::Function &F) {
+  for (const llvm::BasicBlock &BB : F)
+    for (const llvm::Instruction &I : BB)
+      if (const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I))
+        if (const llvm::Function *Callee = Call->getCalledFunction())
+          if (isBarrierBuiltin(Callee->getName()))
+            return true;
+  return false;
+}
+
+// Every function still only declared must be a host library function.
+bool checkUndefined(const llvm::Module &M, std::string &Log) {
+  bool Ok = true;
+  for (const llvm::Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() ||
+        isHostLibraryFunction(F.getName()))
+      continue;
+    Log += "error: undefined function '" + llvm::demangle(F.getName().str()) +
+           "'\n";
+    Ok = false;
+  }
+  return Ok;
+}
+
+} // namespace
+
+bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
+                        std::vector<KernelInfo> &Kernels, std::string &Log) {
+  if (!linkBuiltins(M, Log))
+    return false;
+  prepareFunctions(M);
+  llvm::internalizeModule(M, [](const llvm::GlobalValue &GV) {
+    const auto *F = llvm::dyn_cast<llvm::Function>(&GV);
+    return F && isKernel(*F);
+  });
+  runKernelSimplificationPipeline(M, Options.OptDisable);
+
+  Kernels.clear();
+  for (const llvm::Function &F : M) {
+    if (!isKernel(F))
+      continue;
+    KernelInfo Info = describeKernel(F);
+    addInferredInfo(F, Info);
+    Info.UsesBarriers = usesBarriers(F);
+    Kernels.push_back(std::move(Info));
+  }
+
+  runWorkGroupPipeline(M);
+  for (KernelInfo &Info : Kernels) {
+    llvm::Function *WG = M.getFunction(Info.Name + WorkGroupSuffix.str());
+    if (!WG)
+      continue;
+    llvm::Attribute Size = WG->getFnAttribute("kc-static-local-mem-size");
+    if (Size.isStringAttribute())
+      Size.getValueAsString().getAsInteger(10, Info.StaticLocalMemSize);
+  }
+  if (!checkUndefined(M, Log))
+    return false;
+  std::string Broken;
+  llvm::raw_string_ostream BrokenStream(Broken);
+  if (llvm::verifyModule(M, &BrokenStream)) {
+    Log += "error: internal compiler error: invalid IR after the work-group "
+           "passes:\n" +
+           Broken;
+    return false;
+  }
+  return true;
+}
+
+} // namespace kc

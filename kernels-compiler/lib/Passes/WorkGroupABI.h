@@ -1,0 +1,88 @@
+//===- Passes/WorkGroupABI.h - Names and layout the passes share -*- C++
+//-*-===//
+//
+// The contract between the passes: how a work-group function is marked and
+// shaped, the placeholders for local ids and barriers, and where the launch
+// context's fields are.
+//
+// A work-group function, as WorkGroupFunctionPass leaves it:
+//   entry:   the prologue: allocas, argument unpacking, launch context loads
+//            (once per work-group; no work-item dependent code)
+//   ...      the kernel body (one work-item's code)
+//   exit:    the only block that returns, holding only `ret void`
+// The body reads its local id through calls to the placeholders
+// __kc_local_id_{x,y,z}; the loop passes replace them with induction
+// variables.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "kc/Launch.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace llvm {
+class BasicBlock;
+class CallInst;
+class Function;
+class Instruction;
+class MDNode;
+class Module;
+class Value;
+} // namespace llvm
+
+namespace kc {
+
+// Function attribute on work-group functions; its value is the kernel's name.
+inline constexpr llvm::StringRef WorkGroupFunctionAttr =
+    "kc-work-group-function";
+inline constexpr llvm::StringRef WorkGroupSuffix = "_wg";
+inline constexpr llvm::StringRef BarrierPlaceholder = "__kc_barrier";
+inline constexpr llvm::StringRef LocalIdPlaceholders[3] = {
+    "__kc_local_id_x", "__kc_local_id_y", "__kc_local_id_z"};
+// Metadata on the allocas that hold one element per work-item (indexed by
+// the local linear id): their accesses never overlap between work-items.
+inline constexpr llvm::StringRef WorkItemArrayMD = "kc.work_item_array";
+
+// Byte offsets of the launch context fields, shared with the driver.
+namespace ctx {
+inline constexpr uint64_t WorkDim = offsetof(LaunchContext, WorkDim);
+inline constexpr uint64_t GlobalSize = offsetof(LaunchContext, GlobalSize);
+inline constexpr uint64_t GlobalOffset = offsetof(LaunchContext, GlobalOffset);
+inline constexpr uint64_t EnqueuedLocalSize =
+    offsetof(LaunchContext, EnqueuedLocalSize);
+inline constexpr uint64_t NumGroups = offsetof(LaunchContext, NumGroups);
+inline constexpr uint64_t GroupId = offsetof(LaunchContext, GroupId);
+inline constexpr uint64_t LocalSize = offsetof(LaunchContext, LocalSize);
+inline constexpr uint64_t LocalMemory = offsetof(LaunchContext, LocalMemory);
+} // namespace ctx
+
+bool isWorkGroupFunction(const llvm::Function &F);
+// Whether Name is one of the OpenCL barrier builtins (mangled).
+bool isBarrierBuiltin(llvm::StringRef Name);
+bool isBarrierPlaceholder(const llvm::Instruction &I);
+// 0, 1 or 2 when I calls __kc_local_id_{x,y,z}; -1 otherwise.
+int localIdPlaceholderDim(const llvm::Instruction &I);
+
+// The launch context argument and the i64 field at Offset + 8 * Dim, loaded
+// at the end of the prologue (entry block).
+llvm::Value *loadContextField(llvm::Function &WG, uint64_t Offset,
+                              unsigned Dim);
+// The entry block's single successor: where the body starts.
+llvm::BasicBlock *bodyEntry(llvm::Function &WG);
+// The block holding the only `ret void`.
+llvm::BasicBlock *exitBlock(llvm::Function &WG);
+
+// Attaches the work-item loop metadata to the latch terminator Latch:
+// vectorize.enable and, when AccessGroup is given, parallel_accesses.
+void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup);
+// Adds every memory access in Blocks that cannot overlap between work-items
+// (no private allocas shared by all, no atomics or volatile) to a new access
+// group and returns it (nullptr when there is nothing to add).
+llvm::MDNode *addParallelAccesses(llvm::ArrayRef<llvm::BasicBlock *> Blocks);
+
+} // namespace kc

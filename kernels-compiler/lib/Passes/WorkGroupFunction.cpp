@@ -1,0 +1,124 @@
+//===- Passes/WorkGroupFunction.cpp - <kernel>_wg(Args, Ctx) --------------===//
+//
+// For every kernel K, a function
+//
+//   void K_wg(const char *Args, kc::LaunchContext *Ctx)
+//
+// whose prologue reads K's arguments from the packed buffer (the layout of
+// describeKernel), and whose body is K inlined: one work-item. The loop
+// passes then turn that body into all work-items of one group.
+//
+// Argument buffer (see kc/Launch.h): values by value (struct arguments are
+// copied into a private alloca, so the buffer needs no alignment); global
+// and constant pointers, images and samplers as 8-byte addresses; local
+// pointers as 8-byte offsets into Ctx->LocalMemory.
+//
+//===----------------------------------------------------------------------===//
+#include "Metadata/KernelMetadata.h"
+#include "Passes/Passes.h"
+#include "Passes/WorkGroupABI.h"
+
+#include <llvm/IR/Attributes.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+namespace kc {
+
+namespace {
+
+llvm::Value *unpackArgument(llvm::IRBuilder<> &B, llvm::Function &WG,
+                            const llvm::Argument &Param, const ArgInfo &Info) {
+  llvm::Value *Slot =
+      B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), WG.getArg(0), Info.Offset);
+  llvm::Type *Ty = Param.getType();
+  if (Info.Kind == ArgKind::LocalPointer) {
+    llvm::Value *Offset =
+        B.CreateAlignedLoad(B.getInt64Ty(), Slot, llvm::Align(1));
+    llvm::Value *Base = loadContextField(WG, ctx::LocalMemory, 0);
+    llvm::Value *Ptr = B.CreateInBoundsGEP(B.getInt8Ty(), Base, Offset);
+    return B.CreateAddrSpaceCast(Ptr, Ty, Param.getName());
+  }
+  if (llvm::Type *ByVal = Param.getParamByValType()) {
+    const llvm::DataLayout &DL = WG.getParent()->getDataLayout();
+    llvm::Align Align = Param.getParamAlign().valueOrOne();
+    llvm::IRBuilder<> EntryB(&WG.getEntryBlock(), WG.getEntryBlock().begin());
+    llvm::AllocaInst *Copy =
+        EntryB.CreateAlloca(ByVal, DL.getAllocaAddrSpace());
+    Copy->setAlignment(std::max(Align, DL.getPrefTypeAlign(ByVal)));
+    B.CreateMemCpy(Copy, Copy->getAlign(), Slot, llvm::Align(1), Info.Size);
+    return Copy;
+  }
+  return B.CreateAlignedLoad(Ty, Slot, llvm::Align(1), Param.getName());
+}
+
+void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To) {
+  for (const llvm::Attribute &A : From.getAttributes().getFnAttrs())
+    if (A.isStringAttribute() &&
+        A.getKindAsString() != "uniform-work-group-size")
+      To.addFnAttr(A);
+}
+
+llvm::Function *createWorkGroupFunction(llvm::Function &Kernel) {
+  llvm::Module &M = *Kernel.getParent();
+  llvm::LLVMContext &C = M.getContext();
+  KernelInfo Info = describeKernel(Kernel);
+  std::string Name = Info.Name + WorkGroupSuffix.str();
+  if (llvm::Function *Existing = M.getFunction(Name))
+    Existing->setName(Name + ".user");
+
+  auto *Ptr = llvm::PointerType::get(C, 0);
+  auto *Ty =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(C), {Ptr, Ptr}, false);
+  auto *WG =
+      llvm::Function::Create(Ty, llvm::GlobalValue::ExternalLinkage, Name, M);
+  WG->addFnAttr(WorkGroupFunctionAttr, Info.Name);
+  WG->addFnAttr(llvm::Attribute::NoUnwind);
+  copyFunctionAttributes(Kernel, *WG);
+  for (unsigned I = 0; I < 2; ++I) {
+    WG->addParamAttr(I, llvm::Attribute::NoAlias);
+    WG->addParamAttr(I, llvm::Attribute::NoCapture);
+    WG->addParamAttr(I, llvm::Attribute::ReadOnly);
+  }
+  WG->getArg(0)->setName("args");
+  WG->getArg(1)->setName("ctx");
+  WG->setSubprogram(nullptr);
+
+  auto *Entry = llvm::BasicBlock::Create(C, "entry", WG);
+  auto *Body = llvm::BasicBlock::Create(C, "body", WG);
+  auto *Exit = llvm::BasicBlock::Create(C, "exit", WG);
+  llvm::IRBuilder<> B(Entry);
+  B.CreateBr(Body);
+  llvm::ReturnInst::Create(C, Exit);
+
+  B.SetInsertPoint(Entry->getTerminator());
+  llvm::SmallVector<llvm::Value *, 8> Args;
+  for (unsigned I = 0; I < Kernel.arg_size(); ++I)
+    Args.push_back(unpackArgument(B, *WG, *Kernel.getArg(I), Info.Args[I]));
+
+  B.SetInsertPoint(Body);
+  llvm::CallInst *Call = B.CreateCall(&Kernel, Args);
+  Call->setCallingConv(Kernel.getCallingConv());
+  B.CreateBr(Exit);
+
+  llvm::InlineFunctionInfo InlineInfo;
+  llvm::InlineFunction(*Call, InlineInfo);
+  return WG;
+}
+
+} // namespace
+
+llvm::PreservedAnalyses
+WorkGroupFunctionPass::run(llvm::Module &M, llvm::ModuleAnalysisManager &) {
+  llvm::SmallVector<llvm::Function *, 8> Kernels;
+  for (llvm::Function &F : M)
+    if (isKernel(F))
+      Kernels.push_back(&F);
+  for (llvm::Function *K : Kernels)
+    createWorkGroupFunction(*K);
+  return Kernels.empty() ? llvm::PreservedAnalyses::all()
+                         : llvm::PreservedAnalyses::none();
+}
+
+} // namespace kc

@@ -1,0 +1,94 @@
+//===- Pipeline/Pipeline.cpp - The pass pipelines -------------------------===//
+#include "Pipeline/Pipeline.h"
+
+#include "Passes/Passes.h"
+#include "Passes/WorkGroupABI.h"
+
+#include <llvm/Analysis/CGSCCPassManager.h>
+#include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/PassManager.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/Transforms/IPO/FunctionAttrs.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
+#include <llvm/Transforms/IPO/Internalize.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/EarlyCSE.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Mem2Reg.h>
+
+namespace kc {
+
+namespace {
+
+// The analysis managers a pipeline runs with, cross-registered.
+struct Analyses {
+  explicit Analyses(llvm::TargetMachine *TM = nullptr) : PB(TM) {
+    PB.registerModuleAnalyses(MAM);
+    PB.registerCGSCCAnalyses(CGAM);
+    PB.registerFunctionAnalyses(FAM);
+    PB.registerLoopAnalyses(LAM);
+    PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
+  }
+  llvm::PassBuilder PB;
+  llvm::LoopAnalysisManager LAM;
+  llvm::FunctionAnalysisManager FAM;
+  llvm::CGSCCAnalysisManager CGAM;
+  llvm::ModuleAnalysisManager MAM;
+};
+
+} // namespace
+
+void runKernelSimplificationPipeline(llvm::Module &M, bool OptDisable) {
+  Analyses A;
+  llvm::ModulePassManager MPM;
+  MPM.addPass(InlineIntoKernelsPass());
+  MPM.addPass(llvm::GlobalDCEPass());
+  llvm::FunctionPassManager FPM;
+  if (OptDisable) {
+    FPM.addPass(llvm::PromotePass());
+  } else {
+    FPM.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+    FPM.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+    FPM.addPass(llvm::InstCombinePass());
+    FPM.addPass(llvm::SimplifyCFGPass());
+    FPM.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  }
+  MPM.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(FPM)));
+  MPM.addPass(llvm::createModuleToPostOrderCGSCCPassAdaptor(
+      llvm::PostOrderFunctionAttrsPass()));
+  MPM.run(M, A.MAM);
+}
+
+void runWorkGroupPipeline(llvm::Module &M) {
+  Analyses A;
+  llvm::ModulePassManager MPM;
+  MPM.addPass(WorkGroupFunctionPass());
+  MPM.addPass(WorkItemBuiltinsPass());
+  MPM.addPass(LocalMemoryPass());
+  llvm::FunctionPassManager FPM;
+  FPM.addPass(CanonicalizeBarriersPass());
+  FPM.addPass(SubCfgFormationPass());
+  FPM.addPass(WorkItemLoopsPass());
+  MPM.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(FPM)));
+  MPM.addPass(llvm::InternalizePass([](const llvm::GlobalValue &GV) {
+    const auto *F = llvm::dyn_cast<llvm::Function>(&GV);
+    return F && isWorkGroupFunction(*F);
+  }));
+  MPM.addPass(llvm::GlobalDCEPass());
+  MPM.run(M, A.MAM);
+}
+
+void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
+                        bool OptDisable) {
+  Analyses A(&TM);
+  llvm::ModulePassManager MPM =
+      OptDisable
+          ? A.PB.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
+          : A.PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  MPM.run(M, A.MAM);
+}
+
+} // namespace kc

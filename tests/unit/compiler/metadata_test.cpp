@@ -1,0 +1,122 @@
+// Kernel metadata: arguments, attributes, memory sizes, read/write inference.
+#include "compiler_test.hpp"
+
+namespace {
+
+const char* AllKinds = R"CL(
+typedef struct { int a; float b[3]; } S;
+kernel __attribute__((reqd_work_group_size(8, 2, 1))) __attribute__((vec_type_hint(float4)))
+void all_kinds(global const float *in, global float *restrict out, local int *scratch,
+               constant float *coeffs, float4 v, S s, int3 i3, char c, ulong n,
+               sampler_t smp, volatile global int *vol, global float *unused) {
+    size_t i = get_global_id(0);
+    scratch[get_local_id(0)] = (int)i;
+    out[i] = in[i] * coeffs[0] + v.x + s.b[1] + i3.y + c + n + scratch[0];
+    vol[0] = 1;
+}
+)CL";
+
+} // namespace
+
+TEST_CASE("metadata of a kernel with every argument kind", "[compiler][metadata]") {
+    auto M = kctest::build(AllKinds);
+    REQUIRE(M->kind() == kc::ModuleKind::Executable);
+    REQUIRE(M->kernels().size() == 1);
+    const kc::KernelInfo& K = M->kernels()[0];
+    CHECK(K.Name == "all_kinds");
+    REQUIRE(K.Args.size() == 12);
+    CHECK_FALSE(K.HasArgNames);
+
+    struct Expected {
+        const char* TypeName;
+        kc::ArgKind Kind;
+        kc::AddressSpace Space;
+        uint32_t TypeQualifier;
+        uint32_t Size, Align, Offset;
+    };
+    using kc::AddressSpace;
+    using kc::ArgKind;
+    const Expected Want[] = {
+        {"float*", ArgKind::GlobalPointer, AddressSpace::Global, kc::ArgTypeConst, 8, 8, 0},
+        {"float*", ArgKind::GlobalPointer, AddressSpace::Global, kc::ArgTypeRestrict, 8, 8, 8},
+        {"int*", ArgKind::LocalPointer, AddressSpace::Local, 0, 8, 8, 16},
+        {"float*", ArgKind::ConstantPointer, AddressSpace::Constant, kc::ArgTypeConst, 8, 8, 24},
+        {"float4", ArgKind::Value, AddressSpace::Private, 0, 16, 16, 32},
+        {"S", ArgKind::Value, AddressSpace::Private, 0, 16, 4, 48},
+        {"int3", ArgKind::Value, AddressSpace::Private, 0, 16, 16, 64},
+        {"char", ArgKind::Value, AddressSpace::Private, 0, 1, 1, 80},
+        {"ulong", ArgKind::Value, AddressSpace::Private, 0, 8, 8, 88},
+        {"sampler_t", ArgKind::Sampler, AddressSpace::Private, 0, 8, 8, 96},
+        {"int*", ArgKind::GlobalPointer, AddressSpace::Global, kc::ArgTypeVolatile, 8, 8, 104},
+        {"float*", ArgKind::GlobalPointer, AddressSpace::Global, 0, 8, 8, 112},
+    };
+    for (size_t I = 0; I < K.Args.size(); ++I) {
+        INFO("argument " << I);
+        const kc::ArgInfo& A = K.Args[I];
+        CHECK(A.Name.empty());
+        CHECK(A.TypeName == Want[I].TypeName);
+        CHECK(A.Kind == Want[I].Kind);
+        CHECK(A.AddrSpace == Want[I].Space);
+        CHECK(A.TypeQualifier == Want[I].TypeQualifier);
+        CHECK(A.AccessQualifier == kc::ArgAccessNone);
+        CHECK(A.Size == Want[I].Size);
+        CHECK(A.Align == Want[I].Align);
+        CHECK(A.Offset == Want[I].Offset);
+    }
+    CHECK(K.ArgBufferSize == 128);
+
+    // What the optimizer proved about the pointers.
+    CHECK(K.Args[0].ReadOnly);
+    CHECK_FALSE(K.Args[0].WriteOnly);
+    CHECK(K.Args[1].WriteOnly);
+    CHECK_FALSE(K.Args[1].ReadOnly);
+    CHECK(K.Args[3].ReadOnly);
+    CHECK_FALSE(K.Args[10].ReadOnly);
+    CHECK(K.Args[11].ReadOnly);
+    CHECK(K.Args[11].WriteOnly);
+
+    CHECK(K.ReqdWorkGroupSize == std::array<uint64_t, 3>{8, 2, 1});
+    CHECK(K.WorkGroupSizeHint == std::array<uint64_t, 3>{0, 0, 0});
+    CHECK(K.VecTypeHint == "float4");
+    CHECK(K.Attributes == "reqd_work_group_size(8,2,1) vec_type_hint(float4)");
+    CHECK(K.StaticLocalMemSize == 0);
+    CHECK_FALSE(K.UsesBarriers);
+}
+
+TEST_CASE("-cl-kernel-arg-info gives argument names", "[compiler][metadata]") {
+    auto M = kctest::build(AllKinds, "-cl-kernel-arg-info");
+    const kc::KernelInfo& K = M->kernels()[0];
+    CHECK(K.HasArgNames);
+    const char* Names[] = {"in", "out", "scratch", "coeffs", "v",   "s",
+                           "i3", "c",   "n",       "smp",    "vol", "unused"};
+    for (size_t I = 0; I < 12; ++I)
+        CHECK(K.Args[I].Name == Names[I]);
+}
+
+TEST_CASE("local and private memory sizes, hints, several kernels", "[compiler][metadata]") {
+    auto M = kctest::build(R"CL(
+kernel __attribute__((work_group_size_hint(64, 1, 1))) __attribute__((vec_type_hint(uint)))
+void tiles(global float *out, int n) {
+    local float tile[64];
+    local int flag;
+    float priv[16];
+    for (int i = 0; i < 16; ++i)
+        priv[i] = out[i + n];
+    tile[get_local_id(0)] = priv[n & 15];
+    flag = 1;
+    out[get_global_id(0)] = tile[63 - get_local_id(0)] + flag;
+}
+kernel void second(global double *d) { d[0] = 1.0; }
+)CL");
+    REQUIRE(M->kernels().size() == 2);
+    const kc::KernelInfo& Tiles = kctest::kernel(*M, "tiles");
+    CHECK(Tiles.StaticLocalMemSize == 64 * 4 + 4);
+    CHECK(Tiles.PrivateMemSize >= 64);
+    CHECK(Tiles.WorkGroupSizeHint == std::array<uint64_t, 3>{64, 1, 1});
+    CHECK(Tiles.VecTypeHint == "uint");
+    CHECK(Tiles.Attributes == "work_group_size_hint(64,1,1) vec_type_hint(uint)");
+    CHECK(Tiles.ArgBufferSize == 16);
+    const kc::KernelInfo& Second = kctest::kernel(*M, "second");
+    CHECK(Second.Args[0].WriteOnly);
+    CHECK_FALSE(Second.UsesBarriers);
+}
