@@ -1,2 +1,334 @@
-// Math functions (OpenCL C 3.0, 6.15.2).
-OVERLOAD float sqrt(float X) { return __builtin_sqrtf(X); }
+// Math functions (OpenCL C 3.0, 6.15.2), for float and double and their
+// vectors. LLVM intrinsics where LLVM has one (vector forms included, which
+// the vectorizer keeps), libm otherwise; float functions without a libm
+// equivalent are computed in double.
+
+// --- LLVM intrinsics, every width at once.
+#define INTRINSIC_1(NAME, BUILTIN)                                             \
+  INTRINSIC_1_T(NAME, BUILTIN, float)                                          \
+  INTRINSIC_1_T(NAME, BUILTIN, double)
+#define INTRINSIC_1_T(NAME, BUILTIN, T)                                        \
+  OVERLOAD T NAME(T x) { return BUILTIN(x); }                                  \
+  OVERLOAD T##2 NAME(T##2 x) { return BUILTIN(x); }                            \
+  OVERLOAD T##3 NAME(T##3 x) { return BUILTIN(x); }                            \
+  OVERLOAD T##4 NAME(T##4 x) { return BUILTIN(x); }                            \
+  OVERLOAD T##8 NAME(T##8 x) { return BUILTIN(x); }                            \
+  OVERLOAD T##16 NAME(T##16 x) { return BUILTIN(x); }
+#define INTRINSIC_2(NAME, BUILTIN)                                             \
+  INTRINSIC_2_T(NAME, BUILTIN, float)                                          \
+  INTRINSIC_2_T(NAME, BUILTIN, double)
+#define INTRINSIC_2_T(NAME, BUILTIN, T)                                        \
+  OVERLOAD T NAME(T x, T y) { return BUILTIN(x, y); }                          \
+  OVERLOAD T##2 NAME(T##2 x, T##2 y) { return BUILTIN(x, y); }                 \
+  OVERLOAD T##3 NAME(T##3 x, T##3 y) { return BUILTIN(x, y); }                 \
+  OVERLOAD T##4 NAME(T##4 x, T##4 y) { return BUILTIN(x, y); }                 \
+  OVERLOAD T##8 NAME(T##8 x, T##8 y) { return BUILTIN(x, y); }                 \
+  OVERLOAD T##16 NAME(T##16 x, T##16 y) { return BUILTIN(x, y); }
+
+INTRINSIC_1(sqrt, __builtin_elementwise_sqrt)
+INTRINSIC_1(fabs, __builtin_elementwise_abs)
+INTRINSIC_1(floor, __builtin_elementwise_floor)
+INTRINSIC_1(ceil, __builtin_elementwise_ceil)
+INTRINSIC_1(trunc, __builtin_elementwise_trunc)
+INTRINSIC_1(rint, __builtin_elementwise_rint)
+INTRINSIC_1(round, __builtin_elementwise_round)
+INTRINSIC_1(sin, __builtin_elementwise_sin)
+INTRINSIC_1(cos, __builtin_elementwise_cos)
+INTRINSIC_1(exp, __builtin_elementwise_exp)
+INTRINSIC_1(exp2, __builtin_elementwise_exp2)
+INTRINSIC_1(log, __builtin_elementwise_log)
+INTRINSIC_1(log2, __builtin_elementwise_log2)
+INTRINSIC_1(log10, __builtin_elementwise_log10)
+INTRINSIC_2(pow, __builtin_elementwise_pow)
+INTRINSIC_2(copysign, __builtin_elementwise_copysign)
+INTRINSIC_2(fmin, __builtin_elementwise_min)
+INTRINSIC_2(fmax, __builtin_elementwise_max)
+
+#define FMA_T(T)                                                               \
+  OVERLOAD T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); } \
+  OVERLOAD T mad(T a, T b, T c) { return a * b + c; }
+FOR_EACH_WIDTH(FMA_T, float)
+FOR_EACH_WIDTH(FMA_T, double)
+
+// fmin/fmax(gentype, scalar).
+#define MINMAX_SCALAR(T, N)                                                    \
+  OVERLOAD T##N fmin(T##N x, T y) { return fmin(x, (T##N)y); }                 \
+  OVERLOAD T##N fmax(T##N x, T y) { return fmax(x, (T##N)y); }
+#define MINMAX_SCALAR_ALL(T)                                                   \
+  MINMAX_SCALAR(T, 2) MINMAX_SCALAR(T, 3) MINMAX_SCALAR(T, 4)                  \
+  MINMAX_SCALAR(T, 8) MINMAX_SCALAR(T, 16)
+MINMAX_SCALAR_ALL(float)
+MINMAX_SCALAR_ALL(double)
+
+// --- libm, scalar; vectors element by element. The C names of the double
+// functions are the OpenCL ones, hence the asm labels.
+#define LIBM_DECL_1(NAME)                                                      \
+  PURE float libm_##NAME##f(float) __asm__(#NAME "f");                         \
+  PURE double libm_##NAME(double) __asm__(#NAME);
+#define LIBM_DECL_2(NAME)                                                      \
+  PURE float libm_##NAME##f(float, float) __asm__(#NAME "f");                  \
+  PURE double libm_##NAME(double, double) __asm__(#NAME);
+#define LIBM_1(NAME)                                                           \
+  LIBM_DECL_1(NAME)                                                            \
+  OVERLOAD float NAME(float x) { return libm_##NAME##f(x); }                   \
+  OVERLOAD double NAME(double x) { return libm_##NAME(x); }                    \
+  VEC_1(float, NAME, float)                                                    \
+  VEC_1(double, NAME, double)
+#define LIBM_2(NAME)                                                           \
+  LIBM_DECL_2(NAME)                                                            \
+  OVERLOAD float NAME(float x, float y) { return libm_##NAME##f(x, y); }       \
+  OVERLOAD double NAME(double x, double y) { return libm_##NAME(x, y); }       \
+  VEC_2(float, NAME, float, float)                                             \
+  VEC_2(double, NAME, double, double)
+
+LIBM_1(acos)
+LIBM_1(acosh)
+LIBM_1(asin)
+LIBM_1(asinh)
+LIBM_1(atan)
+LIBM_1(atanh)
+LIBM_1(cbrt)
+LIBM_1(cosh)
+LIBM_1(erf)
+LIBM_1(erfc)
+LIBM_1(exp10)
+LIBM_1(expm1)
+LIBM_1(lgamma)
+LIBM_1(log1p)
+LIBM_1(logb)
+LIBM_1(sinh)
+LIBM_1(tan)
+LIBM_1(tanh)
+LIBM_1(tgamma)
+LIBM_2(atan2)
+LIBM_2(fdim)
+LIBM_2(fmod)
+LIBM_2(hypot)
+LIBM_2(nextafter)
+LIBM_2(remainder)
+
+// --- Computed in double for float; from the double function for double.
+#define PI_1(NAME, BASE)                                                       \
+  OVERLOAD double NAME(double x) { return BASE(x) * M_1_PI; }                  \
+  OVERLOAD float NAME(float x) { return (float)(BASE((double)x) * M_1_PI); }   \
+  VEC_1(float, NAME, float)                                                    \
+  VEC_1(double, NAME, double)
+PI_1(acospi, acos)
+PI_1(asinpi, asin)
+PI_1(atanpi, atan)
+OVERLOAD double atan2pi(double y, double x) { return atan2(y, x) * M_1_PI; }
+OVERLOAD float atan2pi(float y, float x) {
+  return (float)(atan2((double)y, (double)x) * M_1_PI);
+}
+VEC_2(float, atan2pi, float, float)
+VEC_2(double, atan2pi, double, double)
+
+// sin(pi x) and cos(pi x) with exact argument reduction: r = |x| mod 2 is
+// exact, and so are the reflections below.
+static double sinpi_reduced(double r) { // r in [0, 0.5]
+  return r <= 0.25 ? sin(M_PI * r) : cos(M_PI * (0.5 - r));
+}
+OVERLOAD double sinpi(double x) {
+  if (isinf(x) || isnan(x))
+    return NAN;
+  double r = fmod(fabs(x), 2.0);
+  double s = 1.0;
+  if (r >= 1.0) {
+    r -= 1.0;
+    s = -1.0;
+  }
+  if (r > 0.5)
+    r = 1.0 - r;
+  if (r == 0.0)
+    return copysign(0.0, x);
+  return copysign(s * sinpi_reduced(r), x);
+}
+OVERLOAD double cospi(double x) {
+  if (isinf(x) || isnan(x))
+    return NAN;
+  double r = fmod(fabs(x), 2.0);
+  if (r > 1.0)
+    r = 2.0 - r;
+  if (r <= 0.25)
+    return cos(M_PI * r);
+  if (r <= 0.75)
+    return sin(M_PI * (0.5 - r));
+  return -cos(M_PI * (1.0 - r));
+}
+OVERLOAD double tanpi(double x) {
+  double s = sinpi(x), c = cospi(x);
+  if (c == 0.0)
+    return s > 0.0 ? INFINITY : -INFINITY;
+  return s / c;
+}
+#define VIA_DOUBLE_1(NAME)                                                     \
+  OVERLOAD float NAME(float x) { return (float)NAME((double)x); }              \
+  VEC_1(float, NAME, float)                                                    \
+  VEC_1(double, NAME, double)
+VIA_DOUBLE_1(sinpi)
+VIA_DOUBLE_1(cospi)
+VIA_DOUBLE_1(tanpi)
+
+OVERLOAD double rsqrt(double x) { return 1.0 / sqrt(x); }
+VIA_DOUBLE_1(rsqrt)
+
+// powr: pow for x >= 0 with the specification's special cases.
+OVERLOAD double powr(double x, double y) {
+  if (x < 0.0 || isnan(x) || isnan(y))
+    return NAN;
+  if (x == 1.0)
+    return isinf(y) ? NAN : 1.0;
+  if (y == 0.0)
+    return (x == 0.0 || isinf(x)) ? NAN : 1.0;
+  return pow(x, y);
+}
+OVERLOAD float powr(float x, float y) { return (float)powr((double)x, (double)y); }
+VEC_2(float, powr, float, float)
+VEC_2(double, powr, double, double)
+
+OVERLOAD double pown(double x, int n) { return pow(x, (double)n); }
+OVERLOAD float pown(float x, int n) { return (float)pow((double)x, (double)n); }
+VEC_2(float, pown, float, int)
+VEC_2(double, pown, double, int)
+
+OVERLOAD double rootn(double x, int n) {
+  if (n == 0 || (x < 0.0 && (n & 1) == 0))
+    return NAN;
+  if (x == 0.0) {
+    if (n > 0)
+      return (n & 1) ? x : 0.0;
+    return (n & 1) ? copysign((double)INFINITY, x) : (double)INFINITY;
+  }
+  double r = pow(fabs(x), 1.0 / (double)n);
+  return x < 0.0 ? -r : r;
+}
+OVERLOAD float rootn(float x, int n) { return (float)rootn((double)x, n); }
+VEC_2(float, rootn, float, int)
+VEC_2(double, rootn, double, int)
+
+#define LDEXP_T(T)                                                             \
+  OVERLOAD T ldexp(T x, int k) { return __builtin_ldexp(x, k); }               \
+  VEC_2(T, ldexp, T, int)                                                      \
+  VEC_2S(T, ldexp, T, int)
+OVERLOAD float ldexp(float x, int k) { return __builtin_ldexpf(x, k); }
+VEC_2(float, ldexp, float, int)
+VEC_2S(float, ldexp, float, int)
+OVERLOAD double ldexp(double x, int k) { return __builtin_ldexp(x, k); }
+VEC_2(double, ldexp, double, int)
+VEC_2S(double, ldexp, double, int)
+
+PURE int libm_ilogbf(float) __asm__("ilogbf");
+PURE int libm_ilogb(double) __asm__("ilogb");
+OVERLOAD int ilogb(float x) { return libm_ilogbf(x); }
+OVERLOAD int ilogb(double x) { return libm_ilogb(x); }
+VEC_1(int, ilogb, float)
+VEC_1(int, ilogb, double)
+
+OVERLOAD float nan(uint code) { return as_float(0x7fc00000u | (code & 0x3fffffu)); }
+OVERLOAD double nan(ulong code) {
+  return as_double(0x7ff8000000000000ul | (code & 0x7fffffffffffful));
+}
+VEC_1(float, nan, uint)
+VEC_1(double, nan, ulong)
+
+#define MAGNITUDE_T(T)                                                         \
+  OVERLOAD T maxmag(T x, T y) {                                                \
+    T ax = fabs(x), ay = fabs(y);                                              \
+    return ax > ay ? x : ay > ax ? y : fmax(x, y);                             \
+  }                                                                            \
+  OVERLOAD T minmag(T x, T y) {                                                \
+    T ax = fabs(x), ay = fabs(y);                                              \
+    return ax < ay ? x : ay < ax ? y : fmin(x, y);                             \
+  }                                                                            \
+  VEC_2(T, maxmag, T, T)                                                       \
+  VEC_2(T, minmag, T, T)
+MAGNITUDE_T(float)
+MAGNITUDE_T(double)
+
+// --- Functions with a pointer result, for every address space.
+float libm_lgammaf_r(float, int *) __asm__("lgammaf_r");
+double libm_lgamma_r(double, int *) __asm__("lgamma_r");
+float libm_remquof(float, float, int *) __asm__("remquof");
+double libm_remquo(double, double, int *) __asm__("remquo");
+
+#define POINTER_FUNCTIONS(AS, T, I, ONE_BELOW)                                 \
+  OVERLOAD T fract(T x, AS T *iptr) {                                          \
+    T f = floor(x);                                                            \
+    *iptr = f;                                                                 \
+    if (isnan(x))                                                              \
+      return x;                                                                \
+    if (isinf(x))                                                              \
+      return copysign((T)0, x);                                                \
+    return fmin(x - f, ONE_BELOW);                                             \
+  }                                                                            \
+  OVERLOAD T modf(T x, AS T *iptr) {                                           \
+    T i = trunc(x);                                                            \
+    *iptr = i;                                                                 \
+    return isinf(x) ? copysign((T)0, x) : copysign(x - i, x);                  \
+  }                                                                            \
+  OVERLOAD T sincos(T x, AS T *cosval) {                                       \
+    *cosval = cos(x);                                                          \
+    return sin(x);                                                             \
+  }                                                                            \
+  OVERLOAD T frexp(T x, AS int *e) {                                           \
+    int v;                                                                     \
+    T r = __builtin_frexp(x, &v);                                              \
+    *e = v;                                                                    \
+    return r;                                                                  \
+  }                                                                            \
+  OVERLOAD T lgamma_r(T x, AS int *s) {                                        \
+    int v;                                                                     \
+    T r = LGAMMA_R_##T(x, &v);                                                 \
+    *s = v;                                                                    \
+    return r;                                                                  \
+  }                                                                            \
+  OVERLOAD T remquo(T x, T y, AS int *q) {                                     \
+    int v;                                                                     \
+    T r = REMQUO_##T(x, y, &v);                                                \
+    *q = v;                                                                    \
+    return r;                                                                  \
+  }                                                                            \
+  VEC_1P(T, fract, T, T, AS)                                                   \
+  VEC_1P(T, modf, T, T, AS)                                                    \
+  VEC_1P(T, sincos, T, T, AS)                                                  \
+  VEC_1P(T, frexp, T, int, AS)                                                 \
+  VEC_1P(T, lgamma_r, T, int, AS)                                              \
+  VEC_2P(T, remquo, T, int, AS)
+#define LGAMMA_R_float libm_lgammaf_r
+#define LGAMMA_R_double libm_lgamma_r
+#define REMQUO_float libm_remquof
+#define REMQUO_double libm_remquo
+#define POINTER_FUNCTIONS_FLOAT(AS, _)                                         \
+  POINTER_FUNCTIONS(AS, float, int, 0x1.fffffep-1f)
+#define POINTER_FUNCTIONS_DOUBLE(AS, _)                                        \
+  POINTER_FUNCTIONS(AS, double, int, 0x1.fffffffffffffp-1)
+FOR_EACH_AS(POINTER_FUNCTIONS_FLOAT, )
+FOR_EACH_AS(POINTER_FUNCTIONS_DOUBLE, )
+
+// --- half_ and native_: float only; full precision serves both.
+#define RELAXED_1(NAME, FULL)                                                  \
+  OVERLOAD float half_##NAME(float x) { return FULL(x); }                      \
+  OVERLOAD float native_##NAME(float x) { return FULL(x); }                    \
+  VEC_1(float, half_##NAME, float)                                             \
+  VEC_1(float, native_##NAME, float)
+static float recip(float x) { return 1.0f / x; }
+RELAXED_1(cos, cos)
+RELAXED_1(exp, exp)
+RELAXED_1(exp2, exp2)
+RELAXED_1(exp10, exp10)
+RELAXED_1(log, log)
+RELAXED_1(log2, log2)
+RELAXED_1(log10, log10)
+RELAXED_1(recip, recip)
+RELAXED_1(rsqrt, rsqrt)
+RELAXED_1(sin, sin)
+RELAXED_1(sqrt, sqrt)
+RELAXED_1(tan, tan)
+OVERLOAD float half_divide(float x, float y) { return x / y; }
+OVERLOAD float native_divide(float x, float y) { return x / y; }
+OVERLOAD float half_powr(float x, float y) { return powr(x, y); }
+OVERLOAD float native_powr(float x, float y) { return powr(x, y); }
+VEC_2(float, half_divide, float, float)
+VEC_2(float, native_divide, float, float)
+VEC_2(float, half_powr, float, float)
+VEC_2(float, native_powr, float, float)

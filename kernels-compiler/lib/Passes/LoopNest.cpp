@@ -59,13 +59,14 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
 }
 
 void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
-                                const std::array<llvm::PHINode *, 3> &Ids) {
+                                const LoopNest &Nest) {
   for (llvm::BasicBlock *BB : Blocks) {
     for (llvm::Instruction &I : llvm::make_early_inc_range(*BB)) {
       int Dim = localIdPlaceholderDim(I);
       if (Dim < 0)
         continue;
-      I.replaceAllUsesWith(Ids[Dim]);
+      I.replaceAllUsesWith(
+          Dim == 3 ? Nest.LinearId : static_cast<llvm::Value *>(Nest.Ids[Dim]));
       I.eraseFromParent();
     }
   }

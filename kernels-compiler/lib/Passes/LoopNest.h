@@ -34,8 +34,9 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::ArrayRef<llvm::Value *> LocalSizes,
                        llvm::StringRef Name);
 
-// Replaces the __kc_local_id_{x,y,z} placeholder calls in Blocks with Ids.
+// Replaces the local id placeholder calls in Blocks with the nest's
+// induction variables and linear id.
 void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
-                                const std::array<llvm::PHINode *, 3> &Ids);
+                                const LoopNest &Nest);
 
 } // namespace kc

@@ -1,16 +1,460 @@
 //===- Passes/SubCfgFormation.cpp - Barriers by sub-CFG formation ---------===//
+//
+// Continuation-based synchronization (Meyer, Alpay, Heuveline, IWOCL 2023):
+// the kernel body is cut at its barriers into sub-CFGs, the blocks reachable
+// from one barrier without crossing another. Each sub-CFG is cloned into its
+// own z/y/x work-item loop nest; where a work-item reaches a barrier, it
+// records that barrier's id and goes on to the next work-item. After the
+// nest, a dispatcher enters the sub-CFG that starts at the recorded barrier
+// (every work-item reaches the same one, as OpenCL requires) or returns
+// after the implicit exit barrier.
+//
+//   entry (prologue) -> sub-CFG 0 nest -> dispatch -> sub-CFG k nest -> ...
+//
+// Values live across a barrier (defined on one side of it, used on the
+// other) go through per-work-item arrays indexed by the local linear id;
+// values computed only from the prologue and the local ids are recomputed
+// instead. Private allocas used in more than one sub-CFG become
+// per-work-item arrays. Barriers work in loops, conditionals (with uniform
+// conditions) and inlined helpers alike: only the CFG matters.
+//
+//===----------------------------------------------------------------------===//
+#include "Passes/LoopNest.h"
 #include "Passes/Passes.h"
 #include "Passes/WorkGroupABI.h"
 
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 namespace kc {
+
+namespace {
+
+using BlockSet = llvm::SmallPtrSet<llvm::BasicBlock *, 16>;
+
+struct SubCfg {
+  unsigned Id = 0;                     // the id of the barrier it starts at
+  llvm::BasicBlock *Barrier = nullptr; // that barrier's block
+  llvm::SmallVector<llvm::BasicBlock *, 16> Blocks; // Blocks[0]: the start
+  BlockSet Members;
+  bool Reentrant = false; // its barrier is reachable from its own blocks
+};
+
+bool isBarrierBlock(const llvm::BasicBlock &BB) {
+  return !BB.empty() && isBarrierPlaceholder(BB.front());
+}
+
+llvm::FunctionCallee placeholder(llvm::Module &M, llvm::StringRef Name) {
+  llvm::FunctionCallee Callee =
+      M.getOrInsertFunction(Name, llvm::Type::getInt64Ty(M.getContext()));
+  if (auto *F = llvm::dyn_cast<llvm::Function>(Callee.getCallee())) {
+    F->addFnAttr(llvm::Attribute::NoUnwind);
+    F->setDoesNotAccessMemory();
+  }
+  return Callee;
+}
+
+// Where a use is evaluated: before its user, or at the end of the incoming
+// block for a phi.
+llvm::Instruction *usePoint(const llvm::Use &U) {
+  auto *User = llvm::cast<llvm::Instruction>(U.getUser());
+  if (auto *Phi = llvm::dyn_cast<llvm::PHINode>(User))
+    return Phi->getIncomingBlock(U)->getTerminator();
+  return User;
+}
+
+class SubCfgFormation {
+public:
+  explicit SubCfgFormation(llvm::Function &F)
+      : F(F), M(*F.getParent()), C(F.getContext()) {}
+
+  void run();
+
+private:
+  void addEntryAndExitBarriers();
+  void collectBarriers();
+  void formSubCfgs();
+  void computeBarrierReachability();
+  bool crossesBarrier(llvm::Instruction &Def, llvm::BasicBlock *UseBlock);
+  bool isRematerializable(llvm::Value *V, unsigned Depth);
+  llvm::Value *rematerialize(llvm::Value *V, llvm::Instruction *Before);
+  llvm::Value *linearIdAt(llvm::Instruction *Before);
+  llvm::AllocaInst *createWorkItemArray(llvm::Type *Ty, llvm::Align Align,
+                                        const llvm::Twine &Name);
+  void demoteCrossingValues();
+  void arrayifyPrivateAllocas();
+  void replicate();
+  void cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
+                   llvm::ArrayRef<llvm::Value *> Sizes);
+
+  llvm::Function &F;
+  llvm::Module &M;
+  llvm::LLVMContext &C;
+  llvm::BasicBlock *Entry = nullptr;
+  llvm::BasicBlock *Exit = nullptr;
+  llvm::BasicBlock *ExitBarrier = nullptr;
+  llvm::SmallVector<llvm::BasicBlock *, 8> Barriers; // index = barrier id
+  llvm::DenseMap<llvm::BasicBlock *, unsigned> BarrierIds;
+  llvm::SmallVector<SubCfg, 8> SubCfgs; // one per barrier but the exit one
+  // For every block, the barrier blocks reachable from its end.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<unsigned, 4>>
+      ReachableBarriers;
+  llvm::SmallVector<llvm::BasicBlock *, 32> OriginalBody;
+  llvm::Value *NumWorkItems = nullptr;
+  llvm::AllocaInst *NextBarrier = nullptr;
+};
+
+void SubCfgFormation::addEntryAndExitBarriers() {
+  llvm::FunctionCallee Barrier =
+      M.getOrInsertFunction(BarrierPlaceholder, llvm::Type::getVoidTy(C));
+  Entry = &F.getEntryBlock();
+  Exit = exitBlock(F);
+  llvm::BasicBlock *Body = bodyEntry(F);
+
+  auto *EntryBarrier = llvm::BasicBlock::Create(C, "entry.barrier", &F, Body);
+  auto *Start = llvm::BasicBlock::Create(C, "kernel.start", &F, Body);
+  llvm::CallInst::Create(Barrier, "", EntryBarrier);
+  llvm::BranchInst::Create(Start, EntryBarrier);
+  llvm::BranchInst::Create(Body, Start);
+  Entry->getTerminator()->replaceSuccessorWith(Body, EntryBarrier);
+
+  ExitBarrier = llvm::BasicBlock::Create(C, "exit.barrier", &F, Exit);
+  llvm::SmallVector<llvm::BasicBlock *, 4> Preds(llvm::predecessors(Exit));
+  for (llvm::BasicBlock *Pred : Preds)
+    Pred->getTerminator()->replaceSuccessorWith(Exit, ExitBarrier);
+  llvm::CallInst::Create(Barrier, "", ExitBarrier);
+  llvm::BranchInst::Create(Exit, ExitBarrier);
+}
+
+// Ids: the entry barrier 0, the others in block order, the exit barrier
+// last. Every barrier's successor becomes a block of its own with no other
+// predecessor, so a sub-CFG starts without phis.
+void SubCfgFormation::collectBarriers() {
+  for (llvm::BasicBlock &BB : F)
+    if (isBarrierBlock(BB) && &BB != ExitBarrier)
+      Barriers.push_back(&BB);
+  Barriers.push_back(ExitBarrier);
+  for (unsigned I = 0; I < Barriers.size(); ++I)
+    BarrierIds[Barriers[I]] = I;
+  for (llvm::BasicBlock *B : Barriers) {
+    if (B == ExitBarrier)
+      continue;
+    llvm::BasicBlock *Succ = B->getSingleSuccessor();
+    if (!Succ->getSinglePredecessor() || isBarrierBlock(*Succ))
+      llvm::SplitEdge(B, Succ);
+  }
+  for (llvm::BasicBlock &BB : F)
+    if (&BB != Entry && &BB != Exit)
+      OriginalBody.push_back(&BB);
+}
+
+void SubCfgFormation::formSubCfgs() {
+  for (llvm::BasicBlock *B : Barriers) {
+    if (B == ExitBarrier)
+      continue;
+    SubCfg S;
+    S.Id = BarrierIds[B];
+    S.Barrier = B;
+    llvm::SmallVector<llvm::BasicBlock *, 16> Work = {B->getSingleSuccessor()};
+    S.Members.insert(Work.front());
+    while (!Work.empty()) {
+      llvm::BasicBlock *BB = Work.pop_back_val();
+      S.Blocks.push_back(BB);
+      for (llvm::BasicBlock *Succ : llvm::successors(BB)) {
+        if (Succ == B)
+          S.Reentrant = true;
+        if (!isBarrierBlock(*Succ) && S.Members.insert(Succ).second)
+          Work.push_back(Succ);
+      }
+    }
+    SubCfgs.push_back(std::move(S));
+  }
+}
+
+// Walks backwards from every barrier: a block reaches the barriers found on
+// the way (through other barriers too).
+void SubCfgFormation::computeBarrierReachability() {
+  for (unsigned Id = 0; Id < Barriers.size(); ++Id) {
+    BlockSet Seen;
+    llvm::SmallVector<llvm::BasicBlock *, 16> Work(
+        llvm::predecessors(Barriers[Id]));
+    while (!Work.empty()) {
+      llvm::BasicBlock *BB = Work.pop_back_val();
+      if (!Seen.insert(BB).second)
+        continue;
+      ReachableBarriers[BB].push_back(Id);
+      for (llvm::BasicBlock *Pred : llvm::predecessors(BB))
+        Work.push_back(Pred);
+    }
+  }
+}
+
+// Whether a value defined in Def's block may be used in UseBlock after a
+// barrier: some barrier reachable from the definition starts a sub-CFG
+// holding the use.
+bool SubCfgFormation::crossesBarrier(llvm::Instruction &Def,
+                                     llvm::BasicBlock *UseBlock) {
+  auto It = ReachableBarriers.find(Def.getParent());
+  if (It == ReachableBarriers.end())
+    return false;
+  for (unsigned Id : It->second) {
+    if (Barriers[Id] == ExitBarrier)
+      continue;
+    // SubCfgs[k] starts at Barriers[k] (the exit barrier is last).
+    if (SubCfgs[Id].Members.contains(UseBlock))
+      return true;
+  }
+  return false;
+}
+
+bool SubCfgFormation::isRematerializable(llvm::Value *V, unsigned Depth) {
+  auto *I = llvm::dyn_cast<llvm::Instruction>(V);
+  if (!I || I->getParent() == Entry)
+    return true;
+  if (localIdPlaceholderDim(*I) >= 0)
+    return true;
+  if (Depth == 0 || I->mayReadOrWriteMemory() || I->mayHaveSideEffects() ||
+      llvm::isa<llvm::PHINode, llvm::CallBase, llvm::AllocaInst>(I) ||
+      I->isTerminator())
+    return false;
+  for (llvm::Value *Op : I->operands())
+    if (!isRematerializable(Op, Depth - 1))
+      return false;
+  return true;
+}
+
+llvm::Value *SubCfgFormation::rematerialize(llvm::Value *V,
+                                            llvm::Instruction *Before) {
+  auto *I = llvm::dyn_cast<llvm::Instruction>(V);
+  if (!I || I->getParent() == Entry)
+    return V;
+  llvm::Instruction *Copy = I->clone();
+  if (localIdPlaceholderDim(*I) < 0)
+    for (llvm::Use &Op : Copy->operands())
+      Op.set(rematerialize(Op.get(), Before));
+  Copy->insertBefore(Before);
+  return Copy;
+}
+
+llvm::Value *SubCfgFormation::linearIdAt(llvm::Instruction *Before) {
+  return llvm::CallInst::Create(placeholder(M, LinearIdPlaceholder),
+                                "lid.linear", Before->getIterator());
+}
+
+llvm::AllocaInst *
+SubCfgFormation::createWorkItemArray(llvm::Type *Ty, llvm::Align Align,
+                                     const llvm::Twine &Name) {
+  const llvm::DataLayout &DL = M.getDataLayout();
+  llvm::IRBuilder<> B(Entry->getTerminator());
+  llvm::AllocaInst *Array =
+      B.CreateAlloca(Ty, DL.getAllocaAddrSpace(), NumWorkItems, Name);
+  Array->setAlignment(std::max(Align, llvm::Align(64)));
+  Array->setMetadata(WorkItemArrayMD, llvm::MDNode::get(C, {}));
+  return Array;
+}
+
+// A value used across a barrier is stored, right after its definition, in
+// its work-item's slot of an array and loaded there at each such use; or
+// recomputed at the use when it depends only on the prologue and local ids.
+void SubCfgFormation::demoteCrossingValues() {
+  for (llvm::BasicBlock *BB : OriginalBody) {
+    for (llvm::Instruction &I : llvm::make_early_inc_range(*BB)) {
+      if (I.getType()->isVoidTy() || I.use_empty())
+        continue;
+      llvm::SmallVector<llvm::Use *, 4> Crossing;
+      for (llvm::Use &U : I.uses()) {
+        llvm::Instruction *Point = usePoint(U);
+        if (Point->getParent() != BB && crossesBarrier(I, Point->getParent()))
+          Crossing.push_back(&U);
+      }
+      if (Crossing.empty())
+        continue;
+      if (isRematerializable(&I, 6)) {
+        for (llvm::Use *U : Crossing)
+          U->set(rematerialize(&I, usePoint(*U)));
+        continue;
+      }
+      llvm::AllocaInst *Array = createWorkItemArray(
+          I.getType(), M.getDataLayout().getPrefTypeAlign(I.getType()),
+          I.getName() + ".wi");
+      llvm::Instruction *StorePoint = llvm::isa<llvm::PHINode>(I)
+                                          ? &*BB->getFirstInsertionPt()
+                                          : I.getNextNode();
+      llvm::IRBuilder<> B(StorePoint);
+      llvm::Value *Slot =
+          B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(StorePoint));
+      B.CreateStore(&I, Slot);
+      for (llvm::Use *U : Crossing) {
+        llvm::Instruction *Point = usePoint(*U);
+        B.SetInsertPoint(Point);
+        llvm::Value *UseSlot =
+            B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(Point));
+        U->set(B.CreateLoad(I.getType(), UseSlot, I.getName() + ".reload"));
+      }
+    }
+  }
+}
+
+// A private variable (an alloca of the prologue) keeps its value across a
+// barrier only in memory of its own: one element per work-item, unless all
+// its uses are in one sub-CFG that no work-item enters twice. Allocas the
+// prologue writes (struct arguments) are the same for every work-item.
+void SubCfgFormation::arrayifyPrivateAllocas() {
+  llvm::SmallVector<llvm::AllocaInst *, 8> Allocas;
+  for (llvm::Instruction &I : *Entry)
+    if (auto *A = llvm::dyn_cast<llvm::AllocaInst>(&I))
+      if (A->isStaticAlloca() && !A->hasMetadata(WorkItemArrayMD))
+        Allocas.push_back(A);
+
+  for (llvm::AllocaInst *A : Allocas) {
+    bool UsedInPrologue = false;
+    llvm::SmallPtrSet<const SubCfg *, 4> Users;
+    for (llvm::Use &U : A->uses()) {
+      llvm::BasicBlock *BB = usePoint(U)->getParent();
+      if (BB == Entry && !llvm::isa<llvm::LifetimeIntrinsic>(U.getUser()))
+        UsedInPrologue = true;
+      for (const SubCfg &S : SubCfgs)
+        if (S.Members.contains(BB))
+          Users.insert(&S);
+    }
+    if (UsedInPrologue || Users.empty())
+      continue;
+    if (Users.size() == 1 && !(*Users.begin())->Reentrant)
+      continue;
+
+    llvm::AllocaInst *Array = createWorkItemArray(
+        A->getAllocatedType(), A->getAlign(), A->getName() + ".wi");
+    for (llvm::Use &U : llvm::make_early_inc_range(A->uses())) {
+      if (auto *Lifetime =
+              llvm::dyn_cast<llvm::LifetimeIntrinsic>(U.getUser())) {
+        Lifetime->eraseFromParent();
+        continue;
+      }
+      llvm::Instruction *Point = usePoint(U);
+      llvm::IRBuilder<> B(Point);
+      U.set(
+          B.CreateInBoundsGEP(A->getAllocatedType(), Array, linearIdAt(Point)));
+    }
+    if (A->use_empty())
+      A->eraseFromParent();
+  }
+}
+
+void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
+                                  llvm::ArrayRef<llvm::Value *> Sizes) {
+  llvm::ValueToValueMapTy VMap;
+  llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
+  std::string Suffix = ".s" + std::to_string(S.Id);
+  for (llvm::BasicBlock *BB : S.Blocks) {
+    llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, Suffix, &F);
+    VMap[BB] = Clone;
+    Clones.push_back(Clone);
+  }
+  LoopNest Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
+                                "subcfg" + std::to_string(S.Id));
+
+  // Leaving for a barrier: record its id, next work-item.
+  llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> ToBarrier;
+  for (llvm::BasicBlock *BB : S.Blocks) {
+    for (llvm::BasicBlock *Succ : llvm::successors(BB)) {
+      if (!isBarrierBlock(*Succ) || ToBarrier.count(Succ))
+        continue;
+      unsigned Id = BarrierIds[Succ];
+      auto *Record = llvm::BasicBlock::Create(
+          C, "to.barrier" + std::to_string(Id) + Suffix, &F, Nest.Latch);
+      llvm::IRBuilder<> B(Record);
+      B.CreateStore(B.getInt32(Id), NextBarrier);
+      B.CreateBr(Nest.Latch);
+      ToBarrier[Succ] = Record;
+      VMap[Succ] = Record;
+    }
+  }
+  for (llvm::BasicBlock *Clone : Clones)
+    for (llvm::Instruction &I : *Clone)
+      llvm::RemapInstruction(&I, VMap,
+                             llvm::RF_IgnoreMissingLocals |
+                                 llvm::RF_NoModuleLevelChanges);
+  // Edges from blocks outside this sub-CFG do not exist in the clone.
+  for (llvm::BasicBlock *Clone : Clones) {
+    llvm::SmallPtrSet<llvm::BasicBlock *, 4> Preds(llvm::pred_begin(Clone),
+                                                   llvm::pred_end(Clone));
+    for (llvm::PHINode &Phi : llvm::make_early_inc_range(Clone->phis())) {
+      for (unsigned I = Phi.getNumIncomingValues(); I-- > 0;)
+        if (!Preds.contains(Phi.getIncomingBlock(I)))
+          Phi.removeIncomingValue(I, /*DeletePHIIfEmpty=*/false);
+    }
+  }
+  replaceLocalIdPlaceholders(Clones, Nest);
+  llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
+  for (auto &Entry : ToBarrier)
+    LoopBlocks.push_back(Entry.second);
+  markWorkItemLoop(Nest.Latch->getTerminator(),
+                   addParallelAccesses(LoopBlocks));
+  S.Blocks.assign({Nest.Preheader});
+}
+
+void SubCfgFormation::replicate() {
+  llvm::Value *Sizes[3];
+  for (unsigned D = 0; D < 3; ++D)
+    Sizes[D] = loadContextField(F, ctx::LocalSize, D);
+  auto *Dispatch = llvm::BasicBlock::Create(C, "dispatch", &F, Exit);
+  for (SubCfg &S : SubCfgs)
+    cloneSubCfg(S, Dispatch, Sizes);
+
+  llvm::IRBuilder<> B(Dispatch);
+  llvm::Value *Next = B.CreateLoad(B.getInt32Ty(), NextBarrier, "next.barrier");
+  llvm::SwitchInst *Switch = B.CreateSwitch(Next, Exit, SubCfgs.size());
+  for (SubCfg &S : SubCfgs)
+    if (S.Id != 0)
+      Switch->addCase(B.getInt32(S.Id), S.Blocks.front());
+  Entry->getTerminator()->replaceSuccessorWith(Barriers[0],
+                                               SubCfgs.front().Blocks.front());
+
+  for (llvm::BasicBlock *BB : OriginalBody)
+    BB->dropAllReferences();
+  for (llvm::BasicBlock *BB : OriginalBody)
+    BB->eraseFromParent();
+}
+
+void SubCfgFormation::run() {
+  addEntryAndExitBarriers();
+  collectBarriers();
+  formSubCfgs();
+  computeBarrierReachability();
+
+  llvm::IRBuilder<> B(Entry->getTerminator());
+  llvm::Value *Sizes[3];
+  for (unsigned D = 0; D < 3; ++D)
+    Sizes[D] = loadContextField(F, ctx::LocalSize, D);
+  NumWorkItems =
+      B.CreateMul(B.CreateMul(Sizes[0], Sizes[1]), Sizes[2], "work_items");
+  NextBarrier = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier.slot");
+
+  demoteCrossingValues();
+  arrayifyPrivateAllocas();
+  replicate();
+}
+
+} // namespace
 
 llvm::PreservedAnalyses
 SubCfgFormationPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
   if (!isWorkGroupFunction(F) || !F.hasFnAttribute("kc-uses-barriers"))
     return llvm::PreservedAnalyses::all();
-  return llvm::PreservedAnalyses::all();
+  SubCfgFormation(F).run();
+  F.addFnAttr("kc-work-item-loops");
+  return llvm::PreservedAnalyses::none();
 }
 
 } // namespace kc

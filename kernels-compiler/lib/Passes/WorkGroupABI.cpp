@@ -44,7 +44,7 @@ int localIdPlaceholderDim(const llvm::Instruction &I) {
   for (int D = 0; D < 3; ++D)
     if (Name == LocalIdPlaceholders[D])
       return D;
-  return -1;
+  return Name == LinearIdPlaceholder ? 3 : -1;
 }
 
 llvm::Value *loadContextField(llvm::Function &WG, uint64_t Offset,

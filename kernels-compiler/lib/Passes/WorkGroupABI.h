@@ -42,6 +42,8 @@ inline constexpr llvm::StringRef WorkGroupFunctionAttr =
     "kc-work-group-function";
 inline constexpr llvm::StringRef WorkGroupSuffix = "_wg";
 inline constexpr llvm::StringRef BarrierPlaceholder = "__kc_barrier";
+// The local linear id, used by SubCfgFormation to index per-work-item arrays.
+inline constexpr llvm::StringRef LinearIdPlaceholder = "__kc_local_linear_id";
 inline constexpr llvm::StringRef LocalIdPlaceholders[3] = {
     "__kc_local_id_x", "__kc_local_id_y", "__kc_local_id_z"};
 // Metadata on the allocas that hold one element per work-item (indexed by
@@ -65,7 +67,8 @@ bool isWorkGroupFunction(const llvm::Function &F);
 // Whether Name is one of the OpenCL barrier builtins (mangled).
 bool isBarrierBuiltin(llvm::StringRef Name);
 bool isBarrierPlaceholder(const llvm::Instruction &I);
-// 0, 1 or 2 when I calls __kc_local_id_{x,y,z}; -1 otherwise.
+// 0, 1 or 2 when I calls __kc_local_id_{x,y,z}, 3 for __kc_local_linear_id;
+// -1 otherwise.
 int localIdPlaceholderDim(const llvm::Instruction &I);
 
 // The launch context argument and the i64 field at Offset + 8 * Dim, loaded

@@ -36,7 +36,7 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
   Entry->getTerminator()->replaceSuccessorWith(Body, Nest.Preheader);
   for (llvm::BasicBlock *BB : BodyBlocks)
     BB->getTerminator()->replaceSuccessorWith(Exit, Nest.Latch);
-  replaceLocalIdPlaceholders(BodyBlocks, Nest.Ids);
+  replaceLocalIdPlaceholders(BodyBlocks, Nest);
 
   markWorkItemLoop(Nest.Latch->getTerminator(),
                    addParallelAccesses(BodyBlocks));

@@ -104,6 +104,7 @@ void tiles(global float *out, int n) {
         priv[i] = out[i + n];
     tile[get_local_id(0)] = priv[n & 15];
     flag = 1;
+    barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = tile[63 - get_local_id(0)] + flag;
 }
 kernel void second(global double *d) { d[0] = 1.0; }
@@ -112,6 +113,7 @@ kernel void second(global double *d) { d[0] = 1.0; }
     const kc::KernelInfo& Tiles = kctest::kernel(*M, "tiles");
     CHECK(Tiles.StaticLocalMemSize == 64 * 4 + 4);
     CHECK(Tiles.PrivateMemSize >= 64);
+    CHECK(Tiles.UsesBarriers);
     CHECK(Tiles.WorkGroupSizeHint == std::array<uint64_t, 3>{64, 1, 1});
     CHECK(Tiles.VecTypeHint == "uint");
     CHECK(Tiles.Attributes == "work_group_size_hint(64,1,1) vec_type_hint(uint)");
