@@ -107,21 +107,27 @@ void print_locking(const std::map<std::string, RunResult>& results) {
                 format(two).c_str());
 }
 
-void print_fragmentation(const std::map<std::string, RunResult>& results) {
-    std::printf("\nOpenCL-like trace (8 GiB region)\n");
-    std::printf("%-16s %22s %23s %15s %7s\n", "allocator", "largest/free (mean)",
-                "largest/free (final)", "span/peak", "failed");
+void print_fragmentation(const std::map<std::string, RunResult>& results, const char* trace,
+                         const char* occupancy) {
+    std::printf("\nOpenCL-like trace \"%s\" (8 GiB region, %s requested; means over samples every "
+                "64 steps)\n",
+                trace, occupancy);
+    std::printf("%-16s %13s %20s %10s %7s %14s\n", "allocator", "largest/free",
+                "largest/unrequested", "span/peak", "failed", "first failure");
     for (const char* name : {"bufalloc", "baseline", "baseline-tight", "first-fit-split"}) {
         std::string key = "fragmentation/";
+        key += trace;
+        key += '/';
         key += name;
         auto it = results.find(key);
         if (it == results.end()) {
             continue;
         }
         const auto& counters = it->second.counters;
-        std::printf("%-16s %22.3f %23.3f %15.3f %7.0f\n", name,
-                    counters.at("largest_over_free_mean"), counters.at("largest_over_free_final"),
-                    counters.at("span_over_peak"), counters.at("failed"));
+        std::printf("%-16s %13.3f %20.3f %10.3f %7.0f %14.0f\n", name,
+                    counters.at("largest_over_free_mean"),
+                    counters.at("largest_over_unrequested_mean"), counters.at("span_over_peak"),
+                    counters.at("failed"), counters.at("first_failure"));
     }
 }
 
@@ -130,7 +136,8 @@ void print_fragmentation(const std::map<std::string, RunResult>& results) {
 void print_summary(const std::map<std::string, RunResult>& results) {
     print_throughput(results);
     print_locking(results);
-    print_fragmentation(results);
+    print_fragmentation(results, "busy", "40-80%");
+    print_fragmentation(results, "roomy", "10-30%");
 }
 
 } // namespace bufalloc::bench

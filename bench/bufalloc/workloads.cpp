@@ -69,7 +69,8 @@ ChurnPlan make_churn_plan(int size_code, std::size_t live, std::uint64_t seed) {
 }
 
 std::vector<TraceOp> make_opencl_trace(std::uint64_t region_bytes, std::size_t steps,
-                                       std::uint64_t seed) {
+                                       std::uint64_t seed, unsigned low_percent,
+                                       unsigned high_percent) {
     std::mt19937_64 rng(seed);
     std::vector<TraceOp> trace;
     std::vector<std::pair<std::uint32_t, std::uint64_t>> live; // id, size
@@ -77,9 +78,9 @@ std::vector<TraceOp> make_opencl_trace(std::uint64_t region_bytes, std::size_t s
     std::uint32_t next_id = 0;
     bool filling = true;
     while (trace.size() < steps) {
-        if (live_bytes > region_bytes / 10 * 8) {
+        if (live_bytes > region_bytes / 100 * high_percent) {
             filling = false;
-        } else if (live_bytes < region_bytes / 10 * 4) {
+        } else if (live_bytes < region_bytes / 100 * low_percent) {
             filling = true;
         }
         bool allocate = live.empty() || (rng() % 100 < (filling ? 60U : 15U));

@@ -41,8 +41,9 @@ struct TraceOp {
 
 // Buffer lifetimes of OpenCL applications: batches of 1-4 buffers (a kernel's arguments), 85%
 // of them large (1-256 MiB) and 15% small (4 KiB-1 MiB), freed one at a time in random order
-// while the requested bytes wander between 40% and 80% of `region_bytes`.
+// while the requested bytes wander between low_percent and high_percent of `region_bytes`.
 [[nodiscard]] std::vector<TraceOp> make_opencl_trace(std::uint64_t region_bytes, std::size_t steps,
-                                                     std::uint64_t seed);
+                                                     std::uint64_t seed, unsigned low_percent,
+                                                     unsigned high_percent);
 
 } // namespace bufalloc::bench

@@ -29,6 +29,13 @@ public:
     // the size rounded down to a multiple of min_alignment is handed out.
     Region(std::uint64_t base, std::uint64_t size, std::uint64_t min_alignment = 1);
 
+    // Two allocators must not hand out the same range: no copies. A moved-from Region may only be
+    // destroyed or assigned to.
+    Region(const Region&) = delete;
+    Region& operator=(const Region&) = delete;
+    Region(Region&&) noexcept = default;
+    Region& operator=(Region&&) noexcept = default;
+
     // Reserves `size` bytes at a multiple of `alignment` (0 means min_alignment). Fails with
     // invalid_size for size 0 or when size rounded up to the alignment overflows, with
     // invalid_alignment when alignment is not a power of two, and with out_of_space when no free
