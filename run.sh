@@ -17,7 +17,8 @@ mode="${1:-}"
 packages=(
     meson ninja-build g++ pkg-config
     opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
-    libhwloc-dev catch2
+    libhwloc-dev catch2 python3
+    clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
 )
 
 usage() {

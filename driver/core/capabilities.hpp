@@ -6,8 +6,8 @@
 
 namespace usmcl::core::capabilities {
 
-// The kernel compiler lands with the kernels issue.
-inline constexpr bool compiler_available = false;
+// Kernels compile in process (kernels-compiler/).
+inline constexpr bool compiler_available = true;
 inline constexpr bool image_support = false;
 inline constexpr bool fp64 = false;
 // Host queues: in-order and out-of-order, with profiling.

@@ -1,0 +1,306 @@
+// Kernel entry points: clCreateKernel, clCreateKernelsInProgram,
+// clCloneKernel, clRetainKernel, clReleaseKernel, clSetKernelArg,
+// clGetKernelInfo, clGetKernelArgInfo, clGetKernelWorkGroupInfo,
+// clGetKernelSubGroupInfo[KHR], clSetKernelExecInfo.
+#include "core/kernel.hpp"
+#include "api/boundary.hpp"
+#include "api/entrypoints.hpp"
+#include "api/info_writer.hpp"
+
+#include <cstring>
+
+namespace usmcl::api {
+namespace {
+
+using core::Kernel;
+using core::Program;
+
+// The executable build shared by the program's devices, or
+// CL_INVALID_PROGRAM_EXECUTABLE.
+Result<Program::DeviceBuild> executable_of(const Program& program) {
+    for (core::Device* device : program.devices())
+        if (auto build = program.executable_for(*device))
+            return *build;
+    return Status(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
+}
+
+Result<Kernel*> create_kernel(Program& program, const Program::DeviceBuild& build,
+                              const kc::KernelInfo& info) {
+    kc::WorkGroupFunction function = build.native->lookup(info.Name);
+    if (!function)
+        return Status(CL_OUT_OF_RESOURCES, "the kernel's native code could not be produced");
+    return new Kernel(program, build.module, info, function);
+}
+
+Status set_argument(Kernel& kernel, cl_uint index, size_t size, const void* value) {
+    const auto& args = kernel.info().Args;
+    USMCL_CHECK(index < args.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    const kc::ArgInfo& arg = args[index];
+    switch (arg.Kind) {
+    case kc::ArgKind::GlobalPointer:
+    case kc::ArgKind::ConstantPointer: {
+        // A buffer or a NULL buffer: the size of cl_mem.
+        USMCL_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem)");
+        cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
+        if (!handle) {
+            kernel.set_buffer(index, nullptr);
+            return {};
+        }
+        core::MemObject* mem = core::MemObject::from_handle(handle);
+        USMCL_CHECK(mem, CL_INVALID_MEM_OBJECT, "arg_value is not a memory object");
+        USMCL_CHECK(&mem->context() == &kernel.program().context(), CL_INVALID_MEM_OBJECT,
+                    "the memory object is of another context");
+        kernel.set_buffer(index, mem);
+        return {};
+    }
+    case kc::ArgKind::LocalPointer:
+        // __local: a size, and no value.
+        USMCL_CHECK(value == nullptr, CL_INVALID_ARG_VALUE, "a __local argument with a value");
+        USMCL_CHECK(size != 0, CL_INVALID_ARG_SIZE, "a __local argument of size 0");
+        kernel.set_local(index, size);
+        return {};
+    case kc::ArgKind::Sampler: return {CL_INVALID_SAMPLER, "the device supports no samplers"};
+    case kc::ArgKind::Image: return {CL_INVALID_MEM_OBJECT, "the device supports no images"};
+    case kc::ArgKind::Value:
+        USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+        USMCL_CHECK(size == arg.Size, CL_INVALID_ARG_SIZE,
+                    "arg_size is not the size of the argument's type");
+        kernel.set_value(index, value, size);
+        return {};
+    }
+    return {CL_INVALID_ARG_INDEX, "unknown argument kind"};
+}
+
+cl_kernel_arg_address_qualifier address_qualifier(const kc::ArgInfo& arg) {
+    switch (arg.Kind) {
+    case kc::ArgKind::GlobalPointer: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    case kc::ArgKind::ConstantPointer: return CL_KERNEL_ARG_ADDRESS_CONSTANT;
+    case kc::ArgKind::LocalPointer: return CL_KERNEL_ARG_ADDRESS_LOCAL;
+    case kc::ArgKind::Image: return CL_KERNEL_ARG_ADDRESS_GLOBAL;
+    default: return CL_KERNEL_ARG_ADDRESS_PRIVATE;
+    }
+}
+
+} // namespace
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name,
+                                     cl_int* errcode_ret) {
+    return guarded_create<cl_kernel>(__func__, errcode_ret, [&]() -> Result<cl_kernel> {
+        Program* object = Program::from_handle(program);
+        if (!object)
+            return Status(CL_INVALID_PROGRAM, "not a program");
+        auto build = executable_of(*object);
+        if (!build.ok())
+            return build.status();
+        if (!kernel_name)
+            return Status(CL_INVALID_VALUE, "kernel_name is NULL");
+        for (const kc::KernelInfo& info : build.value().module->kernels())
+            if (info.Name == kernel_name) {
+                auto kernel = create_kernel(*object, build.value(), info);
+                if (!kernel.ok())
+                    return kernel.status();
+                return kernel.value()->handle();
+            }
+        return Status(CL_INVALID_KERNEL_NAME, "no kernel of that name");
+    });
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kernels,
+                                            cl_kernel* kernels, cl_uint* num_kernels_ret) {
+    return guarded(__func__, [&]() -> Status {
+        Program* object = Program::from_handle(program);
+        USMCL_CHECK(object, CL_INVALID_PROGRAM, "not a program");
+        auto build = executable_of(*object);
+        USMCL_TRY(build.status());
+        const auto& infos = build.value().module->kernels();
+        USMCL_CHECK(!kernels || num_kernels >= infos.size(), CL_INVALID_VALUE,
+                    "num_kernels is smaller than the number of kernels");
+        if (kernels) {
+            std::vector<Kernel*> created;
+            for (const kc::KernelInfo& info : infos) {
+                auto kernel = create_kernel(*object, build.value(), info);
+                if (!kernel.ok()) {
+                    for (Kernel* done : created)
+                        done->release_api();
+                    return kernel.status();
+                }
+                created.push_back(kernel.value());
+            }
+            for (size_t i = 0; i < created.size(); ++i)
+                kernels[i] = created[i]->handle();
+        }
+        if (num_kernels_ret)
+            *num_kernels_ret = static_cast<cl_uint>(infos.size());
+        return {};
+    });
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel, cl_int* errcode_ret) {
+    return guarded_create<cl_kernel>(__func__, errcode_ret, [&]() -> Result<cl_kernel> {
+        Kernel* object = Kernel::from_handle(source_kernel);
+        if (!object)
+            return Status(CL_INVALID_KERNEL, "not a kernel");
+        return (new Kernel(*object))->handle();
+    });
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        object->retain_api();
+        return {};
+    });
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        object->release_api();
+        return {};
+    });
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size,
+                                  const void* arg_value) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        return set_argument(*object, arg_index, arg_size, arg_value);
+    });
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                                       size_t param_value_size, const void* param_value) {
+    return guarded(__func__, [&]() -> Status {
+        USMCL_CHECK(Kernel::from_handle(kernel), CL_INVALID_KERNEL, "not a kernel");
+        USMCL_CHECK(param_value && param_value_size, CL_INVALID_VALUE, "no value");
+        switch (param_name) {
+        case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+        case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+            // CL_INVALID_OPERATION if no device of the context supports SVM.
+            return {CL_INVALID_OPERATION, "the device supports no SVM"};
+        default: return {CL_INVALID_VALUE, "unknown cl_kernel_exec_info"};
+        }
+    });
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,
+                                   size_t param_value_size, void* param_value,
+                                   size_t* param_value_size_ret) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        InfoWriter out(param_value_size, param_value, param_value_size_ret);
+        const kc::KernelInfo& info = object->info();
+        switch (param_name) {
+        case CL_KERNEL_FUNCTION_NAME: return out.string(info.Name);
+        case CL_KERNEL_NUM_ARGS: return out.scalar<cl_uint>(static_cast<cl_uint>(info.Args.size()));
+        case CL_KERNEL_REFERENCE_COUNT: return out.scalar<cl_uint>(object->api_reference_count());
+        case CL_KERNEL_CONTEXT: return out.scalar<cl_context>(object->program().context().handle());
+        case CL_KERNEL_PROGRAM: return out.scalar<cl_program>(object->program().handle());
+        case CL_KERNEL_ATTRIBUTES: return out.string(info.Attributes);
+        default: return {CL_INVALID_VALUE, "unknown cl_kernel_info"};
+        }
+    });
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                      cl_kernel_arg_info param_name, size_t param_value_size,
+                                      void* param_value, size_t* param_value_size_ret) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        const kc::KernelInfo& info = object->info();
+        USMCL_CHECK(arg_index < info.Args.size(), CL_INVALID_ARG_INDEX,
+                    "arg_index is out of range");
+        // Only with -cl-kernel-arg-info (or from source, per the spec's
+        // "may be available"): usmcl keeps it when the option was given.
+        USMCL_CHECK(info.HasArgNames, CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+                    "built without -cl-kernel-arg-info");
+        const kc::ArgInfo& arg = info.Args[arg_index];
+        InfoWriter out(param_value_size, param_value, param_value_size_ret);
+        switch (param_name) {
+        case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+            return out.scalar<cl_kernel_arg_address_qualifier>(address_qualifier(arg));
+        case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+            return out.scalar<cl_kernel_arg_access_qualifier>(arg.AccessQualifier);
+        case CL_KERNEL_ARG_TYPE_NAME: return out.string(arg.TypeName);
+        case CL_KERNEL_ARG_TYPE_QUALIFIER:
+            return out.scalar<cl_kernel_arg_type_qualifier>(arg.TypeQualifier);
+        case CL_KERNEL_ARG_NAME: return out.string(arg.Name);
+        default: return {CL_INVALID_VALUE, "unknown cl_kernel_arg_info"};
+        }
+    });
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                            cl_kernel_work_group_info param_name,
+                                            size_t param_value_size, void* param_value,
+                                            size_t* param_value_size_ret) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        // device may be NULL when the kernel's program has one device.
+        core::Device* target = nullptr;
+        const auto devices = object->program().devices();
+        if (device) {
+            target = core::Device::from_handle(device);
+            USMCL_CHECK(target &&
+                            std::find(devices.begin(), devices.end(), target) != devices.end(),
+                        CL_INVALID_DEVICE, "not a device of the kernel's program");
+        } else {
+            USMCL_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
+                        "device is NULL and the program has several devices");
+            target = devices.front();
+        }
+        const kc::KernelInfo& info = object->info();
+        const core::DeviceDescription& d = target->description();
+        InfoWriter out(param_value_size, param_value, param_value_size_ret);
+        const std::array<size_t, 3> compile_size{
+            info.ReqdWorkGroupSize[0], info.ReqdWorkGroupSize[1], info.ReqdWorkGroupSize[2]};
+        switch (param_name) {
+        case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(d.max_work_group_size);
+        case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: return out.array<size_t>(compile_size);
+        case CL_KERNEL_LOCAL_MEM_SIZE: {
+            cl_ulong local = info.StaticLocalMemSize;
+            for (const auto& argument : object->snapshot().arguments)
+                local += argument.local_size;
+            return out.scalar<cl_ulong>(local);
+        }
+        case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+            return out.scalar<size_t>(d.native_vector_widths[4] ? d.native_vector_widths[4] : 1);
+        case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(info.PrivateMemSize);
+        case CL_KERNEL_GLOBAL_WORK_SIZE:
+            // Only for custom devices and built-in kernels.
+            return {CL_INVALID_VALUE, "CL_KERNEL_GLOBAL_WORK_SIZE of a CPU kernel"};
+        default: return {CL_INVALID_VALUE, "unknown cl_kernel_work_group_info"};
+        }
+    });
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                                           cl_kernel_sub_group_info, size_t, const void*, size_t,
+                                           void*, size_t*) {
+    return guarded(__func__, [&]() -> Status {
+        USMCL_CHECK(Kernel::from_handle(kernel), CL_INVALID_KERNEL, "not a kernel");
+        USMCL_CHECK(!device || core::Device::from_handle(device), CL_INVALID_DEVICE,
+                    "not a device");
+        // CL_INVALID_OPERATION if the device does not support sub-groups
+        // (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
+        return {CL_INVALID_OPERATION, "the device supports no sub-groups"};
+    });
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(cl_kernel kernel, cl_device_id device,
+                                              cl_kernel_sub_group_info param_name,
+                                              size_t input_value_size, const void* input_value,
+                                              size_t param_value_size, void* param_value,
+                                              size_t* param_value_size_ret) {
+    return usmcl::api::clGetKernelSubGroupInfo(kernel, device, param_name, input_value_size,
+                                               input_value, param_value_size, param_value,
+                                               param_value_size_ret);
+}
+
+} // namespace usmcl::api

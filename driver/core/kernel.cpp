@@ -1,0 +1,57 @@
+#include "core/kernel.hpp"
+
+#include <cstring>
+
+namespace usmcl::core {
+
+Kernel::Kernel(Program& program, std::shared_ptr<const kc::Module> module,
+               const kc::KernelInfo& info, kc::WorkGroupFunction function)
+    : program_(&program), info_(info), function_(function), module_(std::move(module)),
+      buffer_(info.ArgBufferSize, 0), arguments_(info.Args.size()) {
+    program.kernel_created();
+}
+
+Kernel::Kernel(const Kernel& other)
+    : Object(), program_(other.program_), info_(other.info_), function_(other.function_),
+      module_(other.module_) {
+    std::lock_guard lock(other.mutex_);
+    buffer_ = other.buffer_;
+    arguments_ = other.arguments_;
+    program_->kernel_created();
+}
+
+Kernel::~Kernel() {
+    program_->kernel_released();
+}
+
+Kernel::Snapshot Kernel::snapshot() const {
+    std::lock_guard lock(mutex_);
+    return {buffer_, arguments_};
+}
+
+bool Kernel::all_arguments_set() const {
+    std::lock_guard lock(mutex_);
+    for (const Argument& argument : arguments_)
+        if (!argument.set)
+            return false;
+    return true;
+}
+
+void Kernel::set_value(cl_uint index, const void* value, size_t size) {
+    std::lock_guard lock(mutex_);
+    std::memcpy(buffer_.data() + info_.Args[index].Offset, value, size);
+    arguments_[index] = {true, {}, 0};
+}
+
+void Kernel::set_buffer(cl_uint index, MemObject* mem) {
+    std::lock_guard lock(mutex_);
+    std::memset(buffer_.data() + info_.Args[index].Offset, 0, sizeof(void*));
+    arguments_[index] = {true, Ref<MemObject>(mem), 0};
+}
+
+void Kernel::set_local(cl_uint index, size_t size) {
+    std::lock_guard lock(mutex_);
+    arguments_[index] = {true, {}, size};
+}
+
+} // namespace usmcl::core

@@ -1,0 +1,257 @@
+#include "core/program.hpp"
+
+#include "core/device.hpp"
+#include "core/platform.hpp"
+#include "runtime/thread_pool.hpp"
+#include "support/config.hpp"
+#include "support/log.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace usmcl::core {
+namespace {
+
+kc::DeviceTarget device_target() {
+    kc::DeviceTarget target;
+#define USMCL_DEVICE_EXTENSION(name, major, minor, patch, enabled)                                 \
+    if (enabled)                                                                                   \
+        target.Extensions.push_back(#name);
+#define USMCL_OPENCL_C_FEATURE(name, major, minor, patch, enabled)                                 \
+    if (enabled)                                                                                   \
+        target.OpenCLCFeatures.push_back(#name);
+#include "core/device_features.def"
+    return target;
+}
+
+cl_program_binary_type binary_type_of(const kc::Module& module) {
+    switch (module.kind()) {
+    case kc::ModuleKind::Object: return CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    case kc::ModuleKind::Library: return CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    case kc::ModuleKind::Executable: return CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    }
+    return CL_PROGRAM_BINARY_TYPE_NONE;
+}
+
+} // namespace
+
+const kc::Compiler& compiler() {
+    static const kc::Compiler instance(device_target());
+    return instance;
+}
+
+const kc::CodeCache& code_cache() {
+    static const kc::CodeCache cache = [] {
+        kc::CodeCache settings;
+        const support::Config& config = support::config();
+        settings.Enabled = config.cache;
+        if (!config.cache_dir.empty()) {
+            settings.Directory = config.cache_dir;
+        } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
+            settings.Directory = std::string(xdg) + "/usmcl";
+        } else if (const char* home = std::getenv("HOME"); home && *home) {
+            settings.Directory = std::string(home) + "/.cache/usmcl";
+        } else {
+            settings.Enabled = false;
+        }
+        return settings;
+    }();
+    return cache;
+}
+
+Program::Program(Context& context, std::string source)
+    : context_(&context), source_(std::move(source)), has_source_(true) {
+    for (const auto& device : context.devices())
+        builds_.emplace_back(device.get());
+}
+
+Program::Program(Context& context, std::vector<Device*> devices,
+                 std::vector<std::shared_ptr<const kc::Module>> modules)
+    : context_(&context) {
+    for (size_t i = 0; i < devices.size(); ++i) {
+        DeviceBuild build{devices[i]};
+        build.module = std::move(modules[i]);
+        if (build.module) {
+            build.binary_type = binary_type_of(*build.module);
+            build.options = build.module->options();
+        }
+        builds_.push_back(std::move(build));
+    }
+}
+
+Program::~Program() {
+    if (release_callbacks_.empty())
+        return;
+    runtime::post_callback([callbacks = std::move(release_callbacks_), self = handle()] {
+        for (auto it = callbacks.rbegin(); it != callbacks.rend(); ++it)
+            it->first(self, it->second);
+    });
+}
+
+std::vector<Device*> Program::devices() const {
+    std::lock_guard lock(mutex_);
+    std::vector<Device*> list;
+    for (const DeviceBuild& build : builds_)
+        list.push_back(build.device);
+    return list;
+}
+
+Program::DeviceBuild* Program::find(const Device& device) {
+    for (DeviceBuild& build : builds_)
+        if (build.device == &device)
+            return &build;
+    return nullptr;
+}
+
+std::optional<Program::DeviceBuild> Program::build_of(const Device& device) const {
+    std::lock_guard lock(mutex_);
+    for (const DeviceBuild& build : builds_)
+        if (build.device == &device)
+            return build;
+    return std::nullopt;
+}
+
+std::optional<Program::DeviceBuild> Program::executable_for(const Device& device) const {
+    std::lock_guard lock(mutex_);
+    for (const DeviceBuild& build : builds_)
+        if (build.device == &device && build.status == CL_BUILD_SUCCESS && build.native)
+            return build;
+    return std::nullopt;
+}
+
+void Program::mark_in_progress(const std::vector<Device*>& devices) {
+    std::lock_guard lock(mutex_);
+    for (Device* device : devices)
+        if (DeviceBuild* build = find(*device))
+            build->status = CL_BUILD_IN_PROGRESS;
+}
+
+bool Program::begin_build() {
+    bool expected = false;
+    return building_.compare_exchange_strong(expected, true);
+}
+
+void Program::end_build() {
+    building_.store(false);
+}
+
+Status Program::build(const std::vector<Device*>& devices, const std::string& options) {
+    std::string error;
+    if (!compiler().checkCompileOptions(options, error) &&
+        !compiler().checkLinkOptions(options, error))
+        return {CL_INVALID_BUILD_OPTIONS, "invalid build options"};
+    mark_in_progress(devices);
+    // One build serves every device: they share the instruction set.
+    std::shared_ptr<const kc::Module> module;
+    std::string log;
+    if (has_source_) {
+        kc::BuildResult result = compiler().build(source_, options);
+        if (result.InvalidOptions)
+            return {CL_INVALID_BUILD_OPTIONS, "invalid build options"};
+        module = std::move(result.Output);
+        log = std::move(result.Log);
+    } else {
+        std::shared_ptr<const kc::Module> input;
+        {
+            std::lock_guard lock(mutex_);
+            for (Device* device : devices)
+                if (DeviceBuild* build = find(*device); build && build->module)
+                    input = build->module;
+        }
+        if (!input)
+            return {CL_INVALID_BINARY, "no binary to build"};
+        if (input->kind() == kc::ModuleKind::Executable) {
+            module = input;
+        } else {
+            const kc::Module* inputs[] = {input.get()};
+            kc::BuildResult result = compiler().link(inputs, options);
+            module = std::move(result.Output);
+            log = std::move(result.Log);
+        }
+    }
+    std::shared_ptr<const kc::NativeProgram> native;
+    if (module) {
+        native = kc::createNativeProgram(*module, code_cache(), error);
+        if (!native)
+            log += error;
+    }
+    const bool success = module && native;
+    std::lock_guard lock(mutex_);
+    for (Device* device : devices) {
+        DeviceBuild* build = find(*device);
+        if (!build)
+            continue;
+        build->status = success ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        build->options = options;
+        build->log = log;
+        build->module = success ? module : nullptr;
+        build->native = native;
+        build->binary_type =
+            success ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
+    }
+    USMCL_LOG(compiler, "build of program %p: %s", static_cast<void*>(this),
+              success ? "success" : "failure");
+    return success ? Status{} : Status{CL_BUILD_PROGRAM_FAILURE, "the build failed (see the log)"};
+}
+
+Status Program::compile(const std::vector<Device*>& devices, const std::string& options,
+                        const std::vector<kc::Header>& headers) {
+    std::string error;
+    if (!compiler().checkCompileOptions(options, error))
+        return {CL_INVALID_COMPILER_OPTIONS, "invalid compiler options"};
+    mark_in_progress(devices);
+    kc::BuildResult result = compiler().compile(source_, options, headers);
+    if (result.InvalidOptions)
+        return {CL_INVALID_COMPILER_OPTIONS, "invalid compiler options"};
+    std::shared_ptr<const kc::Module> module = std::move(result.Output);
+    std::lock_guard lock(mutex_);
+    for (Device* device : devices) {
+        DeviceBuild* build = find(*device);
+        if (!build)
+            continue;
+        build->status = module ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        build->options = options;
+        build->log = result.Log;
+        build->module = module;
+        build->native = nullptr;
+        build->binary_type =
+            module ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT : CL_PROGRAM_BINARY_TYPE_NONE;
+    }
+    return module ? Status{}
+                  : Status{CL_COMPILE_PROGRAM_FAILURE, "the compilation failed (see the log)"};
+}
+
+void Program::set_linked(const std::vector<Device*>& devices, const std::string& options,
+                         std::shared_ptr<const kc::Module> module, const std::string& log,
+                         bool success) {
+    std::shared_ptr<const kc::NativeProgram> native;
+    std::string full_log = log;
+    if (success && module && module->kind() == kc::ModuleKind::Executable) {
+        std::string error;
+        native = kc::createNativeProgram(*module, code_cache(), error);
+        if (!native) {
+            success = false;
+            full_log += error;
+        }
+    }
+    std::lock_guard lock(mutex_);
+    builds_.clear();
+    for (Device* device : devices) {
+        DeviceBuild build{device};
+        build.status = success ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        build.options = options;
+        build.log = full_log;
+        build.module = success ? module : nullptr;
+        build.native = native;
+        build.binary_type =
+            success && module ? binary_type_of(*module) : CL_PROGRAM_BINARY_TYPE_NONE;
+        builds_.push_back(std::move(build));
+    }
+}
+
+void Program::add_release_callback(ProgramNotify callback, void* user_data) {
+    std::lock_guard lock(mutex_);
+    release_callbacks_.emplace_back(callback, user_data);
+}
+
+} // namespace usmcl::core

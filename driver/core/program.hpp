@@ -1,0 +1,96 @@
+// A program: OpenCL C source or a binary, and per device what building it
+// gave (status, options, log, the module, native code).
+#pragma once
+
+#include "core/context.hpp"
+#include "core/device.hpp"
+#include "core/object.hpp"
+#include "core/result.hpp"
+#include "kc/Compiler.h"
+
+#include <CL/cl.h>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace usmcl::core {
+
+using ProgramNotify = void(CL_CALLBACK*)(cl_program program, void* user_data);
+
+// The compiler for usmcl's devices (their features fixed in device_features.def).
+const kc::Compiler& compiler();
+// The code cache settings from USMCL_CACHE and USMCL_CACHE_DIR.
+const kc::CodeCache& code_cache();
+
+class Program : public Object<Program, _cl_program, ObjectType::program> {
+public:
+    struct DeviceBuild {
+        DeviceBuild() = default;
+        explicit DeviceBuild(Device* of) : device(of) {}
+        Device* device = nullptr;
+        cl_build_status status = CL_BUILD_NONE;
+        cl_program_binary_type binary_type = CL_PROGRAM_BINARY_TYPE_NONE;
+        std::string options;
+        std::string log;
+        std::shared_ptr<const kc::Module> module;
+        std::shared_ptr<const kc::NativeProgram> native;
+    };
+
+    // From source (clCreateProgramWithSource).
+    Program(Context& context, std::string source);
+    // From binaries, one module per device (clCreateProgramWithBinary), or
+    // the result of clLinkProgram.
+    Program(Context& context, std::vector<Device*> devices,
+            std::vector<std::shared_ptr<const kc::Module>> modules);
+
+    Context& context() const { return *context_; }
+    const std::string& source() const { return source_; }
+    bool has_source() const { return has_source_; }
+    std::vector<Device*> devices() const;
+
+    // A copy of what the last build gave for device (null if not a device of the program).
+    std::optional<DeviceBuild> build_of(const Device& device) const;
+    // The build of device if it is an executable with native code.
+    std::optional<DeviceBuild> executable_for(const Device& device) const;
+
+    // clBuildProgram / clCompileProgram for devices; runs the build now.
+    // Returns CL_BUILD_PROGRAM_FAILURE / CL_COMPILE_PROGRAM_FAILURE with
+    // the log stored, or the options' error.
+    Status build(const std::vector<Device*>& devices, const std::string& options);
+    Status compile(const std::vector<Device*>& devices, const std::string& options,
+                   const std::vector<kc::Header>& headers);
+    // Adopts a linked module for devices (clLinkProgram's result).
+    void set_linked(const std::vector<Device*>& devices, const std::string& options,
+                    std::shared_ptr<const kc::Module> module, const std::string& log, bool success);
+
+    // A build or compile is running (CL_INVALID_OPERATION for another).
+    bool begin_build();
+    void end_build();
+    // Kernels created from the program (no rebuild while any exists).
+    void kernel_created() { kernels_.fetch_add(1); }
+    void kernel_released() { kernels_.fetch_sub(1); }
+    bool has_kernels() const { return kernels_.load() != 0; }
+
+    void add_release_callback(ProgramNotify callback, void* user_data);
+
+private:
+    friend class Object<Program, _cl_program, ObjectType::program>;
+    ~Program();
+    DeviceBuild* find(const Device& device);
+    void mark_in_progress(const std::vector<Device*>& devices);
+
+    Ref<Context> context_;
+    std::string source_;
+    bool has_source_ = false;
+    mutable std::mutex mutex_;
+    std::vector<DeviceBuild> builds_;
+    std::atomic<bool> building_{false};
+    std::atomic<int> kernels_{0};
+    std::vector<std::pair<ProgramNotify, void*>> release_callbacks_;
+};
+
+} // namespace usmcl::core

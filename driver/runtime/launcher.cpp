@@ -1,0 +1,71 @@
+#include "runtime/launcher.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+
+namespace usmcl::runtime {
+namespace {
+
+// The local memory arena of the calling thread, grown on demand.
+char* local_arena(std::size_t bytes) {
+    struct Arena {
+        std::unique_ptr<char, decltype(&std::free)> memory{nullptr, &std::free};
+        std::size_t size = 0;
+    };
+    thread_local Arena arena;
+    if (bytes > arena.size) {
+        const std::size_t rounded = (bytes + 4095) / 4096 * 4096;
+        arena.memory.reset(static_cast<char*>(std::aligned_alloc(128, rounded)));
+        arena.size = arena.memory ? rounded : 0;
+    }
+    return arena.memory.get();
+}
+
+} // namespace
+
+void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* args,
+                 const NDRange& range, std::size_t local_memory_bytes) {
+    kc::LaunchContext base{};
+    base.WorkDim = range.dimensions;
+    std::uint64_t groups_total = 1;
+    for (int d = 0; d < 3; ++d) {
+        base.GlobalSize[d] = range.global_size[d];
+        base.GlobalOffset[d] = range.global_offset[d];
+        base.EnqueuedLocalSize[d] = range.local_size[d];
+        base.NumGroups[d] = (range.global_size[d] + range.local_size[d] - 1) / range.local_size[d];
+        groups_total *= base.NumGroups[d];
+    }
+    if (groups_total == 0)
+        return;
+    // Several chunks per worker, so a slow group does not leave others idle,
+    // but few enough that taking one costs little against running it.
+    const std::uint64_t workers = std::max(1u, pool.size());
+    const std::uint64_t chunks = std::min<std::uint64_t>(groups_total, workers * 8);
+    const std::uint64_t per_chunk = (groups_total + chunks - 1) / chunks;
+    const std::uint64_t chunk_count = (groups_total + per_chunk - 1) / per_chunk;
+
+    auto run_chunk = [&](std::size_t chunk) {
+        kc::LaunchContext context = base;
+        context.LocalMemory = local_arena(std::max<std::size_t>(local_memory_bytes, 1));
+        const std::uint64_t first = chunk * per_chunk;
+        const std::uint64_t last = std::min(groups_total, first + per_chunk);
+        for (std::uint64_t group = first; group < last; ++group) {
+            std::uint64_t rest = group;
+            for (int d = 0; d < 3; ++d) {
+                context.GroupId[d] = rest % base.NumGroups[d];
+                rest /= base.NumGroups[d];
+                const std::uint64_t start = context.GroupId[d] * base.EnqueuedLocalSize[d];
+                context.LocalSize[d] =
+                    std::min(base.EnqueuedLocalSize[d], base.GlobalSize[d] - start);
+            }
+            function(args, &context);
+        }
+    };
+    if (chunk_count == 1)
+        run_chunk(0);
+    else
+        pool.parallel_for(chunk_count, run_chunk);
+}
+
+} // namespace usmcl::runtime

@@ -1,0 +1,28 @@
+// Runs an NDRange: every work-group of a kernel's work-group function, in
+// chunks of groups taken by the device's workers.
+#pragma once
+
+#include "kc/Launch.h"
+#include "runtime/thread_pool.hpp"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace usmcl::runtime {
+
+struct NDRange {
+    std::uint32_t dimensions = 1;
+    std::array<std::uint64_t, 3> global_offset{0, 0, 0};
+    std::array<std::uint64_t, 3> global_size{1, 1, 1};
+    std::array<std::uint64_t, 3> local_size{1, 1, 1}; // enqueued local size
+};
+
+// Calls function once per work-group of range; args is the packed argument
+// buffer; each worker gives the groups it runs a local memory arena of
+// local_memory_bytes. Returns when every group has run. The calling thread
+// takes part (it is a worker of pool when called from a command).
+void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* args,
+                 const NDRange& range, std::size_t local_memory_bytes);
+
+} // namespace usmcl::runtime
