@@ -100,23 +100,34 @@ cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
         USMCL_TRY(events.status());
         // Each memory object is replaced, in the copy of args, by the address
         // of its bytes in the device's memory domain.
+        // CL_INVALID_VALUE if args is NULL and num_mem_objects > 0.
+        USMCL_CHECK(args || num_mem_objects == 0, CL_INVALID_VALUE,
+                    "memory objects without args to place them in");
         std::vector<core::CommandQueue::MemoryUse> uses;
-        std::vector<size_t> slots;
+        std::vector<size_t> slots;      // where each used object's address goes
+        std::vector<size_t> null_slots; // NULL entries of mem_list: a NULL pointer
         for (cl_uint i = 0; i < num_mem_objects; ++i) {
-            core::MemObject* mem = core::MemObject::from_handle(mem_list[i]);
-            USMCL_CHECK(mem, CL_INVALID_MEM_OBJECT, "an entry of mem_list is not a memory object");
-            USMCL_CHECK(&mem->context() == &queue->context(), CL_INVALID_CONTEXT,
-                        "a memory object of another context");
             const auto* location = static_cast<const unsigned char*>(args_mem_loc[i]);
             const auto* base = static_cast<const unsigned char*>(args);
             USMCL_CHECK(location >= base && location + sizeof(void*) <= base + cb_args,
                         CL_INVALID_VALUE, "an args_mem_loc entry points outside args");
-            slots.push_back(static_cast<size_t>(location - base));
+            const auto slot = static_cast<size_t>(location - base);
+            if (mem_list[i] == nullptr) {
+                null_slots.push_back(slot);
+                continue;
+            }
+            core::MemObject* mem = core::MemObject::from_handle(mem_list[i]);
+            USMCL_CHECK(mem, CL_INVALID_MEM_OBJECT, "an entry of mem_list is not a memory object");
+            USMCL_CHECK(&mem->context() == &queue->context(), CL_INVALID_CONTEXT,
+                        "a memory object of another context");
+            slots.push_back(slot);
             uses.push_back({mem, 0, mem->size(), memory::Access::read_write});
         }
         // The arguments are copied now: the application may reuse args at once.
         std::vector<unsigned char> copy(static_cast<const unsigned char*>(args),
                                         static_cast<const unsigned char*>(args) + cb_args);
+        for (size_t slot : null_slots)
+            std::memset(copy.data() + slot, 0, sizeof(void*));
         auto make_work = [&](std::span<std::byte* const> addresses) -> core::Event::Work {
             for (size_t i = 0; i < slots.size(); ++i)
                 std::memcpy(copy.data() + slots[i], &addresses[i], sizeof(void*));

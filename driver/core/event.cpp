@@ -6,8 +6,8 @@
 namespace usmcl::core {
 
 Event::Event(CommandQueue& queue, cl_command_type type, Work work, bool inline_work)
-    : context_(&queue.context()), queue_(&queue), type_(type), work_(std::move(work)),
-      inline_work_(inline_work), profiling_(queue.profiling()) {}
+    : runtime::Command(queue.profiling()), context_(&queue.context()), queue_(&queue), type_(type),
+      work_(std::move(work)), inline_work_(inline_work), profiling_(queue.profiling()) {}
 
 Event::Event(Context& context) : context_(&context), type_(CL_COMMAND_USER) {
     set_initial_status(CL_SUBMITTED);

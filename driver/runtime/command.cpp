@@ -15,8 +15,10 @@ public:
     static void make_ready(Command& command) {
         command.retain_command();
         if (command.runs_inline() || command.executor_ == nullptr) {
-            thread_local std::vector<Command*> work;
-            thread_local bool draining = false;
+            // initial-exec: the driver is dlopen'ed; dynamic TLS would cost a
+            // __tls_get_addr per command and trips LeakSanitizer's scan.
+            [[gnu::tls_model("initial-exec")]] thread_local std::vector<Command*> work;
+            [[gnu::tls_model("initial-exec")]] thread_local bool draining = false;
             work.push_back(&command);
             if (draining)
                 return;
@@ -33,8 +35,9 @@ public:
     }
 };
 
-Command::Command() {
-    timestamps_[static_cast<size_t>(Timestamp::queued)] = support::monotonic_ns();
+Command::Command(bool profiling) : profiling_(profiling) {
+    if (profiling_)
+        timestamps_[static_cast<size_t>(Timestamp::queued)] = support::monotonic_ns();
 }
 
 Command::~Command() = default;
@@ -86,7 +89,8 @@ void Command::set_initial_status(cl_int status) {
 }
 
 void Command::set_status(cl_int status, Timestamp stamp) {
-    timestamps_[static_cast<size_t>(stamp)] = support::monotonic_ns();
+    if (profiling_)
+        timestamps_[static_cast<size_t>(stamp)] = support::monotonic_ns();
     status_.store(status, std::memory_order_release);
     status_changed(status);
 }
@@ -97,9 +101,11 @@ bool Command::finish(cl_int status) {
         std::lock_guard lock(mutex_);
         if (terminal_)
             return false;
-        const std::uint64_t now = support::monotonic_ns();
-        timestamps_[static_cast<size_t>(Timestamp::end)] = now;
-        timestamps_[static_cast<size_t>(Timestamp::complete)] = now;
+        if (profiling_) {
+            const std::uint64_t now = support::monotonic_ns();
+            timestamps_[static_cast<size_t>(Timestamp::end)] = now;
+            timestamps_[static_cast<size_t>(Timestamp::complete)] = now;
+        }
         // The status is final before terminal_ is: add_dependency reads it
         // after seeing terminal_.
         status_.store(status, std::memory_order_release);

@@ -25,7 +25,9 @@ enum class Timestamp { queued, submit, start, end, complete };
 
 class Command {
 public:
-    Command();
+    // profiling: record the timestamps (clock reads cost; only profiling
+    // queues pay for them).
+    explicit Command(bool profiling = false);
     Command(const Command&) = delete;
     Command& operator=(const Command&) = delete;
 
@@ -86,6 +88,7 @@ private:
     std::atomic<std::uint32_t> pending_{1};
     std::atomic<bool> dependency_failed_{false};
     Executor* executor_ = nullptr;
+    bool profiling_ = false;
     std::array<std::uint64_t, 5> timestamps_{};
 
     std::mutex mutex_; // guards dependents_ and terminal_

@@ -13,7 +13,7 @@ char* local_arena(std::size_t bytes) {
         std::unique_ptr<char, decltype(&std::free)> memory{nullptr, &std::free};
         std::size_t size = 0;
     };
-    thread_local Arena arena;
+    [[gnu::tls_model("initial-exec")]] thread_local Arena arena;
     if (bytes > arena.size) {
         const std::size_t rounded = (bytes + 4095) / 4096 * 4096;
         arena.memory.reset(static_cast<char*>(std::aligned_alloc(128, rounded)));
