@@ -6,6 +6,8 @@
 #include "Support/LLVMSetup.h"
 
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
@@ -55,13 +57,25 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const HostTarget &Host,
   return TM;
 }
 
+void prepareForTarget(llvm::Module &M, llvm::TargetMachine &TM,
+                      const HostTarget &Host) {
+  M.setTargetTriple(Host.Triple);
+  M.setDataLayout(TM.createDataLayout());
+  for (llvm::Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    F.addFnAttr("target-cpu", Host.CPU);
+    F.addFnAttr("target-features", Host.Features);
+  }
+}
+
 } // namespace
 
-std::unique_ptr<llvm::MemoryBuffer>
-compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
-                std::string &Error) {
+std::unique_ptr<llvm::Module> optimizeForHost(const ModuleImpl &Executable,
+                                              const HostTarget &Host,
+                                              llvm::LLVMContext &Context,
+                                              std::string &Error) {
   initializeLLVM();
-  llvm::LLVMContext Context;
   std::unique_ptr<llvm::Module> M = Executable.load(Context, Error);
   if (!M)
     return nullptr;
@@ -70,14 +84,38 @@ compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
       createTargetMachine(Host, OptDisable, Error);
   if (!TM)
     return nullptr;
-  M->setTargetTriple(Host.Triple);
-  M->setDataLayout(TM->createDataLayout());
-  for (llvm::Function &F : *M) {
-    if (F.isDeclaration())
-      continue;
-    F.addFnAttr("target-cpu", Host.CPU);
-    F.addFnAttr("target-features", Host.Features);
-  }
+  prepareForTarget(*M, *TM, Host);
+  runCodeGenPipeline(*M, *TM, OptDisable);
+  return M;
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
+                std::string &Error) {
+  initializeLLVM();
+  llvm::LLVMContext Context;
+  // Remarks and warnings (a work-item loop the vectorizer declined) are no
+  // one's business at this point; errors fail the compilation.
+  std::string Diagnostics;
+  Context.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo *Info, void *Data) {
+        if (Info->getSeverity() != llvm::DS_Error)
+          return;
+        llvm::raw_string_ostream OS(*static_cast<std::string *>(Data));
+        llvm::DiagnosticPrinterRawOStream Printer(OS);
+        Info->print(Printer);
+        OS << '\n';
+      },
+      &Diagnostics);
+  std::unique_ptr<llvm::Module> M = Executable.load(Context, Error);
+  if (!M)
+    return nullptr;
+  bool OptDisable = M->getModuleFlag(OptDisableFlag) != nullptr;
+  std::unique_ptr<llvm::TargetMachine> TM =
+      createTargetMachine(Host, OptDisable, Error);
+  if (!TM)
+    return nullptr;
+  prepareForTarget(*M, *TM, Host);
   runCodeGenPipeline(*M, *TM, OptDisable);
 
   llvm::SmallVector<char, 0> Object;
@@ -89,6 +127,10 @@ compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
     return nullptr;
   }
   PM.run(*M);
+  if (!Diagnostics.empty()) {
+    Error = Diagnostics;
+    return nullptr;
+  }
   return llvm::MemoryBuffer::getMemBufferCopy(
       llvm::StringRef(Object.data(), Object.size()), "kernels.o");
 }

@@ -27,7 +27,9 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SetVector.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/CFG.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -42,6 +44,9 @@ namespace kc {
 namespace {
 
 using BlockSet = llvm::SmallPtrSet<llvm::BasicBlock *, 16>;
+
+// Loads of a uniform value's slot, hoisted out of the work-item loops.
+constexpr llvm::StringLiteral UniformReloadMD = "kc.uniform_reload";
 
 struct SubCfg {
   unsigned Id = 0;                     // the id of the barrier it starts at
@@ -86,7 +91,10 @@ private:
   void collectBarriers();
   void formSubCfgs();
   void computeBarrierReachability();
+  void computeDivergence();
   bool crossesBarrier(llvm::Instruction &Def, llvm::BasicBlock *UseBlock);
+  bool reusesWithinSubCfg(llvm::BasicBlock *Def,
+                          llvm::ArrayRef<llvm::Use *> Uses);
   bool isRematerializable(llvm::Value *V, unsigned Depth);
   llvm::Value *rematerialize(llvm::Value *V, llvm::Instruction *Before);
   llvm::Value *linearIdAt(llvm::Instruction *Before);
@@ -111,6 +119,11 @@ private:
   llvm::DenseMap<llvm::BasicBlock *, llvm::SmallVector<unsigned, 4>>
       ReachableBarriers;
   llvm::SmallVector<llvm::BasicBlock *, 32> OriginalBody;
+  // For a sub-CFG and a block, the blocks reachable from the sub-CFG's start
+  // without passing through that block.
+  llvm::DenseMap<std::pair<unsigned, llvm::BasicBlock *>, BlockSet> Avoiding;
+  // Values that may differ between the work-items of a group.
+  llvm::DenseSet<llvm::Value *> Divergent;
   llvm::Value *NumWorkItems = nullptr;
   llvm::AllocaInst *NextBarrier = nullptr;
 };
@@ -201,8 +214,9 @@ void SubCfgFormation::computeBarrierReachability() {
 }
 
 // Whether a value defined in Def's block may be used in UseBlock after a
-// barrier: some barrier reachable from the definition starts a sub-CFG
-// holding the use.
+// barrier: some barrier reachable from the definition starts a sub-CFG in
+// which the use can be reached without passing the definition (where the
+// definition is passed, it dominates the use in the clone).
 bool SubCfgFormation::crossesBarrier(llvm::Instruction &Def,
                                      llvm::BasicBlock *UseBlock) {
   auto It = ReachableBarriers.find(Def.getParent());
@@ -212,7 +226,23 @@ bool SubCfgFormation::crossesBarrier(llvm::Instruction &Def,
     if (Barriers[Id] == ExitBarrier)
       continue;
     // SubCfgs[k] starts at Barriers[k] (the exit barrier is last).
-    if (SubCfgs[Id].Members.contains(UseBlock))
+    const SubCfg &S = SubCfgs[Id];
+    if (!S.Members.contains(UseBlock))
+      continue;
+    if (!S.Members.contains(Def.getParent()))
+      return true;
+    BlockSet &Reached = Avoiding[{Id, Def.getParent()}];
+    if (Reached.empty() && S.Blocks.front() != Def.getParent()) {
+      llvm::SmallVector<llvm::BasicBlock *, 16> Work = {S.Blocks.front()};
+      while (!Work.empty()) {
+        llvm::BasicBlock *BB = Work.pop_back_val();
+        if (BB == Def.getParent() || !S.Members.contains(BB) ||
+            !Reached.insert(BB).second)
+          continue;
+        llvm::append_range(Work, llvm::successors(BB));
+      }
+    }
+    if (Reached.contains(UseBlock))
       return true;
   }
   return false;
@@ -264,9 +294,74 @@ SubCfgFormation::createWorkItemArray(llvm::Type *Ty, llvm::Align Align,
   return Array;
 }
 
+// Divergence: the local ids, memory reads and calls may differ between
+// work-items, and so does everything computed from them. A phi merges
+// values from paths work-items may take differently, unless it heads a loop
+// holding a barrier: every work-item runs such a loop the same number of
+// times (OpenCL requires it), so which edge enters the header is uniform.
+void SubCfgFormation::computeDivergence() {
+  llvm::DominatorTree DT(F);
+  llvm::LoopInfo LI(DT);
+  BlockSet UniformHeaders;
+  for (llvm::Loop *L : LI.getLoopsInPreorder())
+    if (llvm::any_of(L->blocks(),
+                     [](llvm::BasicBlock *BB) { return isBarrierBlock(*BB); }))
+      UniformHeaders.insert(L->getHeader());
+
+  llvm::SmallVector<llvm::Value *, 32> Work;
+  auto MarkDivergent = [&](llvm::Value *V) {
+    if (Divergent.insert(V).second)
+      Work.push_back(V);
+  };
+  for (llvm::BasicBlock *BB : OriginalBody) {
+    for (llvm::Instruction &I : *BB) {
+      if (auto *Phi = llvm::dyn_cast<llvm::PHINode>(&I)) {
+        if (!UniformHeaders.contains(BB) && !Phi->hasConstantOrUndefValue())
+          MarkDivergent(&I);
+      } else if (localIdPlaceholderDim(I) >= 0 || I.mayReadOrWriteMemory() ||
+                 llvm::isa<llvm::AllocaInst>(I)) {
+        MarkDivergent(&I);
+      }
+    }
+  }
+  while (!Work.empty()) {
+    llvm::Value *V = Work.pop_back_val();
+    for (llvm::User *U : V->users())
+      if (llvm::isa<llvm::Instruction>(U))
+        MarkDivergent(U);
+  }
+}
+
+// Whether, in a sub-CFG holding the definition and a use across a barrier,
+// the use can also be reached from the definition without a barrier: then
+// the use sees this phase's value or the previous one's, depending on the
+// path, and only a per-work-item copy keeps both right.
+bool SubCfgFormation::reusesWithinSubCfg(llvm::BasicBlock *Def,
+                                         llvm::ArrayRef<llvm::Use *> Uses) {
+  for (const SubCfg &S : SubCfgs) {
+    if (!S.Members.contains(Def))
+      continue;
+    BlockSet Reached;
+    llvm::SmallVector<llvm::BasicBlock *, 16> Work(llvm::successors(Def));
+    while (!Work.empty()) {
+      llvm::BasicBlock *BB = Work.pop_back_val();
+      if (!S.Members.contains(BB) || !Reached.insert(BB).second)
+        continue;
+      llvm::append_range(Work, llvm::successors(BB));
+    }
+    for (llvm::Use *U : Uses)
+      if (Reached.contains(usePoint(*U)->getParent()))
+        return true;
+  }
+  return false;
+}
+
 // A value used across a barrier is stored, right after its definition, in
 // its work-item's slot of an array and loaded there at each such use; or
 // recomputed at the use when it depends only on the prologue and local ids.
+// A uniform value needs one slot for the whole group, read once before the
+// work-item loop of each sub-CFG using it (so the work-items that already
+// ran cannot have overwritten it for the others).
 void SubCfgFormation::demoteCrossingValues() {
   for (llvm::BasicBlock *BB : OriginalBody) {
     for (llvm::Instruction &I : llvm::make_early_inc_range(*BB)) {
@@ -285,22 +380,36 @@ void SubCfgFormation::demoteCrossingValues() {
           U->set(rematerialize(&I, usePoint(*U)));
         continue;
       }
-      llvm::AllocaInst *Array = createWorkItemArray(
-          I.getType(), M.getDataLayout().getPrefTypeAlign(I.getType()),
-          I.getName() + ".wi");
+      bool Uniform =
+          !Divergent.contains(&I) && !reusesWithinSubCfg(BB, Crossing);
+      llvm::AllocaInst *Array = nullptr;
+      if (Uniform) {
+        llvm::IRBuilder<> EntryB(Entry->getTerminator());
+        Array = EntryB.CreateAlloca(I.getType(), nullptr, I.getName() + ".uni");
+      } else {
+        Array = createWorkItemArray(
+            I.getType(), M.getDataLayout().getPrefTypeAlign(I.getType()),
+            I.getName() + ".wi");
+      }
+      auto SlotAt = [&](llvm::IRBuilder<> &B,
+                        llvm::Instruction *Point) -> llvm::Value * {
+        if (Uniform)
+          return Array;
+        return B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(Point));
+      };
       llvm::Instruction *StorePoint = llvm::isa<llvm::PHINode>(I)
                                           ? &*BB->getFirstInsertionPt()
                                           : I.getNextNode();
       llvm::IRBuilder<> B(StorePoint);
-      llvm::Value *Slot =
-          B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(StorePoint));
-      B.CreateStore(&I, Slot);
+      B.CreateStore(&I, SlotAt(B, StorePoint));
       for (llvm::Use *U : Crossing) {
         llvm::Instruction *Point = usePoint(*U);
         B.SetInsertPoint(Point);
-        llvm::Value *UseSlot =
-            B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(Point));
-        U->set(B.CreateLoad(I.getType(), UseSlot, I.getName() + ".reload"));
+        llvm::LoadInst *Reload = B.CreateLoad(I.getType(), SlotAt(B, Point),
+                                              I.getName() + ".reload");
+        if (Uniform)
+          Reload->setMetadata(UniformReloadMD, llvm::MDNode::get(C, {}));
+        U->set(Reload);
       }
     }
   }
@@ -395,6 +504,10 @@ void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
           Phi.removeIncomingValue(I, /*DeletePHIIfEmpty=*/false);
     }
   }
+  for (llvm::BasicBlock *Clone : Clones)
+    for (llvm::Instruction &I : llvm::make_early_inc_range(*Clone))
+      if (I.hasMetadata(UniformReloadMD))
+        I.moveBefore(Nest.Preheader->getTerminator());
   replaceLocalIdPlaceholders(Clones, Nest);
   llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
   for (auto &Entry : ToBarrier)
@@ -432,6 +545,7 @@ void SubCfgFormation::run() {
   collectBarriers();
   formSubCfgs();
   computeBarrierReachability();
+  computeDivergence();
 
   llvm::IRBuilder<> B(Entry->getTerminator());
   llvm::Value *Sizes[3];
@@ -441,8 +555,9 @@ void SubCfgFormation::run() {
       B.CreateMul(B.CreateMul(Sizes[0], Sizes[1]), Sizes[2], "work_items");
   NextBarrier = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier.slot");
 
-  demoteCrossingValues();
+  // Private allocas first: the slots for uniform values are allocas too.
   arrayifyPrivateAllocas();
+  demoteCrossingValues();
   replicate();
 }
 

@@ -1,0 +1,107 @@
+//===- tools/kcc.cpp - The kernel compiler from the command line ----------===//
+//
+// A developer tool, like clang or opt for LLVM: builds an OpenCL C file with
+// the library and prints what the driver would see.
+//
+//   kcc [-stage=info|wg|host] FILE.cl [OPTIONS...]
+//     info  the kernels' metadata (default)
+//     wg    the executable module: the work-group functions, target independent
+//     host  the IR after the host's O3 pipeline, as code generation gets it
+//
+//===----------------------------------------------------------------------===//
+#include "Binary/ModuleImpl.h"
+#include "CodeGen/CodeGen.h"
+#include "kc/Compiler.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <string>
+
+namespace {
+
+kc::DeviceTarget fullTarget() {
+  kc::DeviceTarget T;
+  T.Extensions = {"cl_khr_fp64",
+                  "cl_khr_global_int32_base_atomics",
+                  "cl_khr_global_int32_extended_atomics",
+                  "cl_khr_local_int32_base_atomics",
+                  "cl_khr_local_int32_extended_atomics",
+                  "cl_khr_int64_base_atomics",
+                  "cl_khr_int64_extended_atomics",
+                  "cl_khr_byte_addressable_store"};
+  T.OpenCLCFeatures = {"__opencl_c_int64",
+                       "__opencl_c_fp64",
+                       "__opencl_c_atomic_order_acq_rel",
+                       "__opencl_c_atomic_order_seq_cst",
+                       "__opencl_c_atomic_scope_device",
+                       "__opencl_c_program_scope_global_variables",
+                       "__opencl_c_generic_address_space"};
+  T.Fp64 = true;
+  return T;
+}
+
+void printInfo(const kc::Module &M) {
+  for (const kc::KernelInfo &K : M.kernels()) {
+    llvm::outs() << "kernel " << K.Name << ": " << K.Args.size()
+                 << " arguments, buffer " << K.ArgBufferSize
+                 << " bytes, private " << K.PrivateMemSize << ", local "
+                 << K.StaticLocalMemSize << (K.UsesBarriers ? ", barriers" : "")
+                 << "\n";
+    for (const kc::ArgInfo &A : K.Args)
+      llvm::outs() << "  " << A.TypeName << " " << A.Name << " @" << A.Offset
+                   << " size " << A.Size << " align " << A.Align
+                   << (A.ReadOnly ? " read-only" : "")
+                   << (A.WriteOnly ? " write-only" : "") << "\n";
+  }
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::string Stage = "info";
+  int First = 1;
+  if (Argc > 1 && std::string(Argv[1]).rfind("-stage=", 0) == 0) {
+    Stage = std::string(Argv[1]).substr(7);
+    First = 2;
+  }
+  if (First >= Argc) {
+    llvm::errs() << "usage: kcc [-stage=info|wg|host] FILE.cl [OPTIONS...]\n";
+    return 2;
+  }
+  auto Source = llvm::MemoryBuffer::getFile(Argv[First]);
+  if (!Source) {
+    llvm::errs() << Argv[First] << ": " << Source.getError().message() << "\n";
+    return 1;
+  }
+  std::string Options;
+  for (int I = First + 1; I < Argc; ++I)
+    Options += std::string(I > First + 1 ? " " : "") + Argv[I];
+
+  kc::Compiler Compiler(fullTarget());
+  kc::BuildResult R = Compiler.build((*Source)->getBuffer().str(), Options);
+  llvm::errs() << R.Log;
+  if (!R.Output)
+    return 1;
+  const auto &Impl = static_cast<const kc::ModuleImpl &>(*R.Output);
+  if (Stage == "info") {
+    printInfo(*R.Output);
+    return 0;
+  }
+  llvm::LLVMContext Context;
+  Context.setDiagnosticHandlerCallBack(
+      [](const llvm::DiagnosticInfo *, void *) {}, nullptr);
+  std::string Error;
+  std::unique_ptr<llvm::Module> M =
+      Stage == "host"
+          ? kc::optimizeForHost(Impl, kc::detectHostTarget(), Context, Error)
+          : Impl.load(Context, Error);
+  if (!M) {
+    llvm::errs() << Error << "\n";
+    return 1;
+  }
+  M->print(llvm::outs(), nullptr);
+  return 0;
+}
