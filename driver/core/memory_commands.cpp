@@ -22,13 +22,26 @@ memory::DomainId CommandQueue::memory_domain() const {
 // A hidden command that copies bytes between two instances; it waits for
 // whatever made its source up to date.
 Event* CommandQueue::enqueue_copy(const memory::PlannedCopy& copy,
-                                  MemObject::Migrations& migrations) {
+                                  MemObject::Migrations& migrations,
+                                  std::span<Event* const> wait_list) {
     auto work = [from = copy.from, to = copy.to, size = copy.size,
                  pool = &device_->pool()]() -> cl_int {
         runtime::parallel_copy(*pool, to, from, size);
         return CL_SUCCESS;
     };
     auto* event = new Event(*this, CL_COMMAND_MIGRATE_MEM_OBJECTS, std::move(work), false);
+    // The copy reads what the command would read: it waits for everything
+    // the command waits for (its wait list and the queue's order), and for
+    // the last writer of the buffer.
+    for (Event* dependency : wait_list)
+        event->add_dependency(*dependency);
+    {
+        std::lock_guard lock(mutex_);
+        if (in_order() && last_)
+            event->add_dependency(*last_);
+        else if (!in_order() && last_barrier_)
+            event->add_dependency(*last_barrier_);
+    }
     if (migrations.last_writer)
         event->add_dependency(*migrations.last_writer);
     for (const Ref<Event>& earlier : migrations.copies_into[copy.copy.from])
@@ -74,7 +87,7 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
         for (auto& list : migrations.copies_into)
             prune(list);
         for (const memory::PlannedCopy& copy : *planned)
-            (void)enqueue_copy(copy, migrations);
+            (void)enqueue_copy(copy, migrations, wait_list);
         for (const Ref<Event>& copy : migrations.copies_into[domain])
             migration_dependencies.push_back(copy);
     }

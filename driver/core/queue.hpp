@@ -77,7 +77,8 @@ private:
     friend class Object<CommandQueue, _cl_command_queue, ObjectType::command_queue>;
     ~CommandQueue();
     void add_order_dependencies(Event& event, Kind kind, bool empty_wait_list);
-    Event* enqueue_copy(const memory::PlannedCopy& copy, MemObject::Migrations& migrations);
+    Event* enqueue_copy(const memory::PlannedCopy& copy, MemObject::Migrations& migrations,
+                        std::span<Event* const> wait_list);
     void remember(Event& event);
 
     Ref<Context> context_;
