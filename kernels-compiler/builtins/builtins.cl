@@ -1,9 +1,15 @@
-// The OpenCL C builtin library: one translation unit, compiled at build time
-// to bitcode (see ../meson.build) and linked into programs as needed.
+// The OpenCL C builtin library (conversions apart: gen_conversions.py), one
+// translation unit compiled at build time to bitcode (see ../meson.build)
+// and linked into programs as needed.
 #include "common.h"
 
+#include "async.cl"
+#include "atomics.cl"
 #include "common.cl"
 #include "geometric.cl"
 #include "integer.cl"
 #include "math.cl"
 #include "relational.cl"
+#include "shuffle.cl"
+#include "sync.cl"
+#include "vload.cl"

@@ -38,10 +38,39 @@ BOUNDS(ulong)
 BOUNDS(float)
 BOUNDS(double)
 
-#define SATURATING(T, U, _)                                                    \
-  ELEMENTWISE_2(add_sat, __builtin_elementwise_add_sat, T)                     \
-  ELEMENTWISE_2(sub_sat, __builtin_elementwise_sub_sat, T)
-FOR_EACH_INTEGER(SATURATING, )
+// Clang 19 promotes scalar chars and shorts in elementwise builtins (not
+// vectors): their scalar saturating forms go through int.
+#define SATURATING_VECTORS(T)                                                  \
+  OVERLOAD T##2 add_sat(T##2 x, T##2 y) { return __builtin_elementwise_add_sat(x, y); } \
+  OVERLOAD T##3 add_sat(T##3 x, T##3 y) { return __builtin_elementwise_add_sat(x, y); } \
+  OVERLOAD T##4 add_sat(T##4 x, T##4 y) { return __builtin_elementwise_add_sat(x, y); } \
+  OVERLOAD T##8 add_sat(T##8 x, T##8 y) { return __builtin_elementwise_add_sat(x, y); } \
+  OVERLOAD T##16 add_sat(T##16 x, T##16 y) {                                   \
+    return __builtin_elementwise_add_sat(x, y);                                \
+  }                                                                            \
+  OVERLOAD T##2 sub_sat(T##2 x, T##2 y) { return __builtin_elementwise_sub_sat(x, y); } \
+  OVERLOAD T##3 sub_sat(T##3 x, T##3 y) { return __builtin_elementwise_sub_sat(x, y); } \
+  OVERLOAD T##4 sub_sat(T##4 x, T##4 y) { return __builtin_elementwise_sub_sat(x, y); } \
+  OVERLOAD T##8 sub_sat(T##8 x, T##8 y) { return __builtin_elementwise_sub_sat(x, y); } \
+  OVERLOAD T##16 sub_sat(T##16 x, T##16 y) {                                   \
+    return __builtin_elementwise_sub_sat(x, y);                                \
+  }
+#define SATURATING_NARROW(T, MIN, MAX)                                         \
+  OVERLOAD T add_sat(T x, T y) { return (T)clamp((int)x + (int)y, MIN, MAX); } \
+  OVERLOAD T sub_sat(T x, T y) { return (T)clamp((int)x - (int)y, MIN, MAX); } \
+  SATURATING_VECTORS(T)
+#define SATURATING_WIDE(T)                                                     \
+  OVERLOAD T add_sat(T x, T y) { return __builtin_elementwise_add_sat(x, y); } \
+  OVERLOAD T sub_sat(T x, T y) { return __builtin_elementwise_sub_sat(x, y); } \
+  SATURATING_VECTORS(T)
+SATURATING_NARROW(char, CHAR_MIN, CHAR_MAX)
+SATURATING_NARROW(uchar, 0, UCHAR_MAX)
+SATURATING_NARROW(short, SHRT_MIN, SHRT_MAX)
+SATURATING_NARROW(ushort, 0, USHRT_MAX)
+SATURATING_WIDE(int)
+SATURATING_WIDE(uint)
+SATURATING_WIDE(long)
+SATURATING_WIDE(ulong)
 
 // Scalar definitions, then VEC_* for the vectors.
 #define BITS(T) ((int)(sizeof(T) * 8))
@@ -56,13 +85,13 @@ FOR_EACH_INTEGER(SATURATING, )
     U v = (U)x;                                                                \
     if (v == 0)                                                                \
       return (T)BITS(T);                                                       \
-    return (T)(__builtin_clzll((ulong)v) - (64 - BITS(T)));                    \
+    return (T)(__builtin_clzl((ulong)v) - (64 - BITS(T)));                    \
   }                                                                            \
   OVERLOAD T ctz(T x) {                                                        \
     U v = (U)x;                                                                \
-    return v == 0 ? (T)BITS(T) : (T)__builtin_ctzll((ulong)v);                 \
+    return v == 0 ? (T)BITS(T) : (T)__builtin_ctzl((ulong)v);                 \
   }                                                                            \
-  OVERLOAD T popcount(T x) { return (T)__builtin_popcountll((ulong)(U)x); }    \
+  OVERLOAD T popcount(T x) { return (T)__builtin_popcountl((ulong)(U)x); }    \
   OVERLOAD T rotate(T v, T i) {                                                \
     U x = (U)v;                                                                \
     uint n = (uint)((U)i & (U)(BITS(T) - 1));                                  \

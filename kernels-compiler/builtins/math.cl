@@ -141,7 +141,8 @@ OVERLOAD double sinpi(double x) {
     r = 1.0 - r;
   if (r == 0.0)
     return copysign(0.0, x);
-  return copysign(s * sinpi_reduced(r), x);
+  double v = s * sinpi_reduced(r);
+  return x < 0.0 ? -v : v;
 }
 OVERLOAD double cospi(double x) {
   if (isinf(x) || isnan(x))

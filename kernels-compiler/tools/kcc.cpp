@@ -37,6 +37,7 @@ kc::DeviceTarget fullTarget() {
                        "__opencl_c_atomic_order_acq_rel",
                        "__opencl_c_atomic_order_seq_cst",
                        "__opencl_c_atomic_scope_device",
+                       "__opencl_c_atomic_scope_all_devices",
                        "__opencl_c_program_scope_global_variables",
                        "__opencl_c_generic_address_space"};
   T.Fp64 = true;

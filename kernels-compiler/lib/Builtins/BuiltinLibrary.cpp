@@ -20,8 +20,24 @@
 
 namespace kc {
 
-bool linkBuiltins(llvm::Module &M, std::string &Log) {
-  std::string_view Bytes = embedded::builtinLibrary();
+namespace {
+
+// The mangled functions M calls but does not define: the conversions, or
+// the others.
+std::vector<std::string> undefinedBuiltins(const llvm::Module &M,
+                                           bool Conversions) {
+  std::vector<std::string> Names;
+  for (const llvm::Function &F : M) {
+    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() ||
+        !F.getName().starts_with("_Z"))
+      continue;
+    if (F.getName().contains("convert_") == Conversions)
+      Names.push_back(F.getName().str());
+  }
+  return Names;
+}
+
+bool linkLibrary(llvm::Module &M, std::string_view Bytes, std::string &Log) {
   llvm::MemoryBufferRef Buffer(llvm::StringRef(Bytes.data(), Bytes.size()),
                                "builtins");
   auto Library = llvm::getLazyBitcodeModule(Buffer, M.getContext());
@@ -34,6 +50,31 @@ bool linkBuiltins(llvm::Module &M, std::string &Log) {
   (*Library)->setTargetTriple(M.getTargetTriple());
   return !llvm::Linker::linkModules(M, std::move(*Library),
                                     llvm::Linker::LinkOnlyNeeded);
+}
+
+} // namespace
+
+// Conversions call core functions and core functions call conversions: a
+// library is linked again when the functions still missing have changed
+// since its last link (what it cannot provide, such as the work-item
+// functions the passes replace, does not count twice).
+bool linkBuiltins(llvm::Module &M, std::string &Log) {
+  std::vector<std::string> Tried[2];
+  const std::string_view Libraries[2] = {embedded::builtinLibrary(),
+                                         embedded::conversionLibrary()};
+  for (bool Linked = true; Linked;) {
+    Linked = false;
+    for (int Conversions = 0; Conversions < 2; ++Conversions) {
+      std::vector<std::string> Missing = undefinedBuiltins(M, Conversions);
+      if (Missing.empty() || Missing == Tried[Conversions])
+        continue;
+      if (!linkLibrary(M, Libraries[Conversions], Log))
+        return false;
+      Tried[Conversions] = undefinedBuiltins(M, Conversions);
+      Linked = true;
+    }
+  }
+  return true;
 }
 
 bool isHostLibraryFunction(llvm::StringRef Name) {

@@ -93,6 +93,13 @@ std::vector<std::string> clangArguments(const BuildOptions &Options,
   };
   if (Target.ImageSupport)
     Args.emplace_back("-D__IMAGE_SUPPORT__=1");
+  // Clang 19 takes these OpenCL C 3.0 features from macros only.
+  if (Options.CLVersion >= 300)
+    for (const std::string &F : Target.OpenCLCFeatures)
+      if (F == "__opencl_c_atomic_scope_device" ||
+          F == "__opencl_c_atomic_scope_all_devices" ||
+          F == "__opencl_c_work_group_collective_functions")
+        Args.push_back("-D" + F + "=1");
   Args.insert(Args.end(), Options.ClangArgs.begin(), Options.ClangArgs.end());
   Args.emplace_back("-x");
   Args.emplace_back("cl");

@@ -16,6 +16,8 @@ extern const unsigned char OpenCLBaseHeader[];
 extern const std::size_t OpenCLBaseHeaderSize;
 extern const unsigned char BuiltinLibrary[];
 extern const std::size_t BuiltinLibrarySize;
+extern const unsigned char ConversionLibrary[];
+extern const std::size_t ConversionLibrarySize;
 
 inline std::string_view openclBaseHeader() {
   return {reinterpret_cast<const char *>(OpenCLBaseHeader),
@@ -24,6 +26,11 @@ inline std::string_view openclBaseHeader() {
 
 inline std::string_view builtinLibrary() {
   return {reinterpret_cast<const char *>(BuiltinLibrary), BuiltinLibrarySize};
+}
+
+inline std::string_view conversionLibrary() {
+  return {reinterpret_cast<const char *>(ConversionLibrary),
+          ConversionLibrarySize};
 }
 
 } // namespace kc::embedded

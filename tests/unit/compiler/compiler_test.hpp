@@ -28,6 +28,7 @@ inline kc::DeviceTarget cpuTarget() {
                               "__opencl_c_atomic_order_acq_rel",
                               "__opencl_c_atomic_order_seq_cst",
                               "__opencl_c_atomic_scope_device",
+                              "__opencl_c_atomic_scope_all_devices",
                               "__opencl_c_program_scope_global_variables",
                               "__opencl_c_generic_address_space"};
     Target.Fp64 = true;
