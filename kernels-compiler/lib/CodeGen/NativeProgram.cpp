@@ -10,9 +10,11 @@
 #include "Builtins/BuiltinLibrary.h"
 #include "Cache/ObjectCache.h"
 #include "CodeGen/CodeGen.h"
+#include "Frontend/BuildOptions.h"
 #include "Passes/WorkGroupABI.h"
 #include "Support/LLVMSetup.h"
 
+#include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -75,6 +77,12 @@ loadObject(const ModuleImpl &Executable, const HostTarget &Host,
   std::unique_ptr<llvm::orc::LLJIT> JIT = createJIT(Host, Error);
   if (!JIT)
     return nullptr;
+  // Built with -g: let GDB see the code (best effort).
+  std::vector<std::string> Tokens;
+  std::string Ignored;
+  if (splitOptions(Executable.options(), Tokens, Ignored) &&
+      llvm::is_contained(Tokens, "-g"))
+    llvm::consumeError(llvm::orc::enableDebuggerSupport(*JIT));
   if (llvm::Error E = JIT->addObjectFile(std::move(Object))) {
     Error = llvm::toString(std::move(E));
     return nullptr;

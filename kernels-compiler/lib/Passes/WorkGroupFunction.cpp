@@ -19,6 +19,8 @@
 #include "Passes/WorkGroupABI.h"
 
 #include <llvm/IR/Attributes.h>
+#include <llvm/IR/DIBuilder.h>
+#include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -53,6 +55,26 @@ llvm::Value *unpackArgument(llvm::IRBuilder<> &B, llvm::Function &WG,
   return B.CreateAlignedLoad(Ty, Slot, llvm::Align(1), Param.getName());
 }
 
+// With -g, the work-group function gets a subprogram of its own (artificial,
+// at the kernel's line) and the kernel is inlined at that line, so the
+// kernel's locations survive as inlined locations.
+void attachDebugInfo(llvm::Function &Kernel, llvm::Function &WG,
+                     llvm::CallInst &Call) {
+  llvm::DISubprogram *KernelSP = Kernel.getSubprogram();
+  if (!KernelSP)
+    return;
+  llvm::DIBuilder DIB(*Kernel.getParent(), /*AllowUnresolved=*/false,
+                      KernelSP->getUnit());
+  llvm::DISubprogram *SP = DIB.createFunction(
+      KernelSP->getFile(), WG.getName(), WG.getName(), KernelSP->getFile(),
+      KernelSP->getLine(), KernelSP->getType(), KernelSP->getScopeLine(),
+      llvm::DINode::FlagArtificial, llvm::DISubprogram::SPFlagDefinition);
+  WG.setSubprogram(SP);
+  Call.setDebugLoc(
+      llvm::DILocation::get(WG.getContext(), KernelSP->getLine(), 0, SP));
+  DIB.finalizeSubprogram(SP);
+}
+
 void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To) {
   for (const llvm::Attribute &A : From.getAttributes().getFnAttrs())
     if (A.isStringAttribute() &&
@@ -83,7 +105,6 @@ llvm::Function *createWorkGroupFunction(llvm::Function &Kernel) {
   }
   WG->getArg(0)->setName("args");
   WG->getArg(1)->setName("ctx");
-  WG->setSubprogram(nullptr);
 
   auto *Entry = llvm::BasicBlock::Create(C, "entry", WG);
   auto *Body = llvm::BasicBlock::Create(C, "body", WG);
@@ -100,6 +121,7 @@ llvm::Function *createWorkGroupFunction(llvm::Function &Kernel) {
   B.SetInsertPoint(Body);
   llvm::CallInst *Call = B.CreateCall(&Kernel, Args);
   Call->setCallingConv(Kernel.getCallingConv());
+  attachDebugInfo(Kernel, *WG, *Call);
   B.CreateBr(Exit);
 
   llvm::InlineFunctionInfo InlineInfo;

@@ -140,3 +140,23 @@ kernel void outer(global long *out, S s) { s.a += 1; inner(out, s); }
             CHECK(V == Want);
     }
 }
+
+TEST_CASE("-g and -cl-opt-disable builds run", "[compiler][exec]") {
+    for (const char* Options : {"-g", "-g -cl-opt-disable", "-cl-opt-disable"}) {
+        INFO(Options);
+        auto M = kctest::build("kernel void k(global int *p) {\n"
+                               "  local int t[8];\n"
+                               "  t[get_local_id(0)] = (int)get_global_id(0);\n"
+                               "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+                               "  p[get_global_id(0)] = t[7 - get_local_id(0)];\n"
+                               "}\n",
+                               Options);
+        auto Program = kctest::jit(*M);
+        std::vector<int> Out(16, -1);
+        kctest::ArgBuffer Args(M->kernels()[0]);
+        Args.set(0, Out.data());
+        kctest::runNDRange(Program->lookup("k"), Args, 1, {16, 1, 1}, {8, 1, 1});
+        for (int I = 0; I < 16; ++I)
+            CHECK(Out[I] == I / 8 * 8 + 7 - I % 8);
+    }
+}
