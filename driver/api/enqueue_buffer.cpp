@@ -193,9 +193,13 @@ Status transfer_rect(bool read, cl_command_queue command_queue, cl_mem buffer, c
     USMCL_TRY(host_layout.status());
     const RectLayout bl = buffer_layout.value();
     const RectLayout hl = host_layout.value();
+    const std::optional<size_t> buffer_end = rect_end(bl, a.buffer_origin, a.region);
+    USMCL_CHECK(buffer_end && *buffer_end <= mem.value()->size(), CL_INVALID_VALUE,
+                "the region is out of the buffer");
+    USMCL_CHECK(rect_end(hl, a.host_origin, a.region), CL_INVALID_VALUE,
+                "the host region overflows");
     const size_t begin = bl.offset(a.buffer_origin);
-    const size_t end = bl.end(a.buffer_origin, a.region);
-    USMCL_CHECK(end <= mem.value()->size(), CL_INVALID_VALUE, "the region is out of the buffer");
+    const size_t end = *buffer_end;
     USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
                 "the buffer's host access flags forbid this transfer");
     // A write leaves the bytes between rows alone: unless the rows are
@@ -312,22 +316,25 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
         USMCL_TRY(dst.status());
         USMCL_CHECK(src_origin && dst_origin, CL_INVALID_VALUE, "an origin is NULL");
         USMCL_TRY(check_region(region));
-        Result<RectLayout> src_layout = rect_layout(region, src_row_pitch, src_slice_pitch);
+        Result<RectLayout> src_layout = rect_layout(region, src_row_pitch, src_slice_pitch, true);
         USMCL_TRY(src_layout.status());
-        Result<RectLayout> dst_layout = rect_layout(region, dst_row_pitch, dst_slice_pitch);
+        Result<RectLayout> dst_layout = rect_layout(region, dst_row_pitch, dst_slice_pitch, true);
         USMCL_TRY(dst_layout.status());
         const RectLayout sl = src_layout.value();
         const RectLayout dl = dst_layout.value();
-        const size_t src_begin = sl.offset(src_origin);
-        const size_t src_end = sl.end(src_origin, region);
-        const size_t dst_begin = dl.offset(dst_origin);
-        const size_t dst_end = dl.end(dst_origin, region);
-        USMCL_CHECK(src_end <= src.value()->size() && dst_end <= dst.value()->size(),
+        const std::optional<size_t> src_last = rect_end(sl, src_origin, region);
+        const std::optional<size_t> dst_last = rect_end(dl, dst_origin, region);
+        USMCL_CHECK(src_last && dst_last && *src_last <= src.value()->size() &&
+                        *dst_last <= dst.value()->size(),
                     CL_INVALID_VALUE, "a region is out of its buffer");
-        // One buffer with different pitches for source and destination:
-        // CL_INVALID_VALUE.
+        const size_t src_begin = sl.offset(src_origin);
+        const size_t src_end = *src_last;
+        const size_t dst_begin = dl.offset(dst_origin);
+        const size_t dst_end = *dst_last;
+        // One buffer whose source and destination differ in both row and
+        // slice pitch: CL_INVALID_VALUE.
         USMCL_CHECK(src.value() != dst.value() ||
-                        (sl.row_pitch == dl.row_pitch && sl.slice_pitch == dl.slice_pitch),
+                        (sl.row_pitch == dl.row_pitch || sl.slice_pitch == dl.slice_pitch),
                     CL_INVALID_VALUE, "one buffer, different source and destination pitches");
         if (&src.value()->root() == &dst.value()->root()) {
             USMCL_CHECK(!rects_overlap(src.value()->offset() + src_begin, sl,

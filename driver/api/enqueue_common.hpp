@@ -6,6 +6,7 @@
 #include "core/queue.hpp"
 
 #include <cstring>
+#include <optional>
 
 namespace usmcl::api {
 
@@ -60,23 +61,44 @@ struct RectLayout {
                origin[0] + region[0];
     }
     bool contiguous(const size_t* region) const {
-        return row_pitch == region[0] && slice_pitch == region[1] * row_pitch;
+        return row_pitch == region[0] && (region[2] == 1 || slice_pitch == region[1] * row_pitch);
     }
 };
 
 // The pitch rules: 0 means tightly packed; a row pitch below region[0], or
-// a slice pitch below region[1] * row pitch or not a multiple of it, is
-// CL_INVALID_VALUE.
-inline Result<RectLayout> rect_layout(const size_t* region, size_t row_pitch, size_t slice_pitch) {
+// a slice pitch below region[1] * row pitch, is CL_INVALID_VALUE. For
+// clEnqueueCopyBufferRect a slice pitch must also be a multiple of the row
+// pitch (its error list says "or"; the Read/Write variants say "and").
+inline Result<RectLayout> rect_layout(const size_t* region, size_t row_pitch, size_t slice_pitch,
+                                      bool slice_multiple_of_row = false) {
     RectLayout layout;
     if (row_pitch != 0 && row_pitch < region[0])
         return Status(CL_INVALID_VALUE, "row pitch is smaller than region[0]");
     layout.row_pitch = row_pitch ? row_pitch : region[0];
-    if (slice_pitch != 0 &&
-        (slice_pitch < region[1] * layout.row_pitch || slice_pitch % layout.row_pitch != 0))
-        return Status(CL_INVALID_VALUE, "slice pitch is too small or not a multiple of row pitch");
-    layout.slice_pitch = slice_pitch ? slice_pitch : region[1] * layout.row_pitch;
+    size_t packed_slice = 0;
+    if (__builtin_mul_overflow(region[1], layout.row_pitch, &packed_slice))
+        return Status(CL_INVALID_VALUE, "region[1] * row pitch overflows");
+    if (slice_pitch != 0 && slice_pitch < packed_slice)
+        return Status(CL_INVALID_VALUE, "slice pitch is smaller than region[1] * row pitch");
+    if (slice_multiple_of_row && slice_pitch != 0 && slice_pitch % layout.row_pitch != 0)
+        return Status(CL_INVALID_VALUE, "slice pitch is not a multiple of the row pitch");
+    layout.slice_pitch = slice_pitch ? slice_pitch : packed_slice;
     return layout;
+}
+
+// One past the last byte of the rectangle at origin, or nullopt when the
+// arithmetic overflows (an origin far out of any buffer).
+inline std::optional<size_t> rect_end(const RectLayout& layout, const size_t* origin,
+                                      const size_t* region) {
+    size_t z = 0, y = 0, zs = 0, ys = 0, sum = 0, end = 0;
+    if (__builtin_add_overflow(origin[2], region[2] - 1, &z) ||
+        __builtin_add_overflow(origin[1], region[1] - 1, &y) ||
+        __builtin_mul_overflow(z, layout.slice_pitch, &zs) ||
+        __builtin_mul_overflow(y, layout.row_pitch, &ys) || __builtin_add_overflow(zs, ys, &sum) ||
+        __builtin_add_overflow(sum, origin[0], &end) ||
+        __builtin_add_overflow(end, region[0], &end))
+        return std::nullopt;
+    return end;
 }
 
 inline Status check_region(const size_t* region) {
