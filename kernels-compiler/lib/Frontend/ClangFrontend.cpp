@@ -168,7 +168,9 @@ compileOpenCLC(llvm::LLVMContext &Context, std::string_view Source,
   }
 
   clang::CompilerInstance Instance;
-  Instance.setInvocation(Invocation);
+  // Moved, never copied: this file has no RTTI, and a sanitized program
+  // would check the shared_ptr control block's dynamic type on a copy.
+  Instance.setInvocation(std::move(Invocation));
   Instance.createDiagnostics(new clang::TextDiagnosticPrinter(
                                  LogStream, &Instance.getDiagnosticOpts()),
                              /*ShouldOwnClient=*/true);
