@@ -81,6 +81,46 @@ void runWorkGroupPipeline(llvm::Module &M) {
   MPM.run(M, A.MAM);
 }
 
+bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
+                     std::string &Error) {
+  Analyses A;
+  A.PB.registerPipelineParsingCallback(
+      [](llvm::StringRef Name, llvm::ModulePassManager &MPM,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (Name == "kc-inline-into-kernels")
+          MPM.addPass(InlineIntoKernelsPass());
+        else if (Name == "kc-work-group-function")
+          MPM.addPass(WorkGroupFunctionPass());
+        else if (Name == "kc-work-item-builtins")
+          MPM.addPass(WorkItemBuiltinsPass());
+        else if (Name == "kc-local-memory")
+          MPM.addPass(LocalMemoryPass());
+        else
+          return false;
+        return true;
+      });
+  A.PB.registerPipelineParsingCallback(
+      [](llvm::StringRef Name, llvm::FunctionPassManager &FPM,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (Name == "kc-canonicalize-barriers")
+          FPM.addPass(CanonicalizeBarriersPass());
+        else if (Name == "kc-subcfg-formation")
+          FPM.addPass(SubCfgFormationPass());
+        else if (Name == "kc-work-item-loops")
+          FPM.addPass(WorkItemLoopsPass());
+        else
+          return false;
+        return true;
+      });
+  llvm::ModulePassManager MPM;
+  if (llvm::Error E = A.PB.parsePassPipeline(MPM, Pipeline)) {
+    Error = llvm::toString(std::move(E));
+    return false;
+  }
+  MPM.run(M, A.MAM);
+  return true;
+}
+
 void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
                         bool OptDisable) {
   Analyses A(&TM);

@@ -1,8 +1,11 @@
 //===- Pipeline/Pipeline.h - The pass pipelines -----------------*- C++ -*-===//
 #pragma once
 
+#include <string>
+
 namespace llvm {
 class Module;
+class StringRef;
 class TargetMachine;
 } // namespace llvm
 
@@ -17,6 +20,14 @@ void runKernelSimplificationPipeline(llvm::Module &M, bool OptDisable);
 // Link time: the work-group functions <kernel>_wg; afterwards only they
 // have external linkage.
 void runWorkGroupPipeline(llvm::Module &M);
+
+// Runs a textual pipeline (LLVM's syntax) in which the kernel compiler's
+// passes have names: kc-inline-into-kernels, kc-work-group-function,
+// kc-work-item-builtins, kc-local-memory (module passes),
+// kc-canonicalize-barriers, kc-subcfg-formation, kc-work-item-loops
+// (function passes). For tests and kcc. False and Error on a parse error.
+bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
+                     std::string &Error);
 
 // Before code generation for TM: O3 (vectorization across work-items
 // included), or O0 with OptDisable.
