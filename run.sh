@@ -18,7 +18,7 @@ packages=(
     meson ninja-build g++ pkg-config
     opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
     libhwloc-dev catch2 python3
-    clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev
+    clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
 )
 
 usage() {
