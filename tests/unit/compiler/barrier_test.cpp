@@ -206,3 +206,54 @@ kernel void rotate3(global int *out, local int *t) {
                 }
     }
 }
+
+TEST_CASE("a helper with a barrier called twice; a while loop left by a uniform break",
+          "[compiler][barrier]") {
+    Launch L(R"CL(
+int exchange(local int *t, int v) {
+    size_t l = get_local_id(0);
+    t[l] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    int r = t[get_local_size(0) - 1 - l];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    return r;
+}
+kernel __attribute__((reqd_work_group_size(8, 1, 1)))
+void twice(global int *out, local int *t, int limit) {
+    int l = (int)get_local_id(0);
+    int v = exchange(t, l + 1);
+    v += exchange(t, 10 * v);
+    int rounds = 0;
+    while (1) {
+        t[l] = v;
+        barrier(CLK_LOCAL_MEM_FENCE);
+        v += t[(l + 1) % 8];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        if (++rounds == limit)
+            break;
+    }
+    out[get_global_id(0)] = v * 100 + rounds;
+}
+)CL");
+    const kc::KernelInfo& K = L.info("twice");
+    CHECK(K.ReqdWorkGroupSize == std::array<uint64_t, 3>{8, 1, 1});
+    const int N = 8, Limit = 3;
+    std::vector<int> Out(2 * N, 0);
+    kctest::ArgBuffer Args(K);
+    Args.set(0, Out.data()).set(1, uint64_t{0}).set(2, Limit);
+    kctest::runNDRange(L.P->lookup("twice"), Args, 1, {2 * N, 1, 1}, {N, 1, 1}, {0, 0, 0},
+                       N * sizeof(int));
+    std::vector<int> V(N);
+    for (int I = 0; I < N; ++I)
+        V[I] = (N - 1 - I) + 1;
+    std::vector<int> W(N);
+    for (int I = 0; I < N; ++I)
+        W[I] = V[I] + 10 * V[N - 1 - I];
+    for (int R = 0; R < Limit; ++R) {
+        std::vector<int> T = W;
+        for (int I = 0; I < N; ++I)
+            W[I] += T[(I + 1) % N];
+    }
+    for (int I = 0; I < 2 * N; ++I)
+        CHECK(Out[I] == W[I % N] * 100 + Limit);
+}
