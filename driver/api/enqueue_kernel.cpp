@@ -119,9 +119,10 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             std::memcpy(snapshot.buffer.data() + arg.Offset, &offset, sizeof offset);
             local_bytes += value.local_size;
         } else if (value.mem) {
-            const Access access = arg.ReadOnly    ? Access::read
-                                  : arg.WriteOnly ? Access::overwrite
-                                                  : Access::read_write;
+            // Read-only arguments need no write-back. A write-only argument
+            // is never read, but the kernel may leave bytes of it alone, so
+            // its old content must still be in place: read_write.
+            const Access access = arg.ReadOnly ? Access::read : Access::read_write;
             uses.push_back({value.mem.get(), 0, value.mem->size(), access});
             buffer_slots.push_back(arg.Offset);
         }
