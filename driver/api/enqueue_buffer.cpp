@@ -59,9 +59,11 @@ bool ranges_overlap(core::MemObject& a, size_t a_offset, core::MemObject& b, siz
     return a_begin < b_begin + size && b_begin < a_begin + size;
 }
 
-Status read_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking, size_t offset,
-                   size_t size, void* ptr, cl_uint num_events, const cl_event* wait_list,
-                   cl_event* event) {
+// clEnqueueReadBuffer (read) and clEnqueueWriteBuffer: one host memcpy
+// between ptr and the buffer's bytes in the queue's memory domain.
+Status transfer_buffer(bool read, cl_command_queue command_queue, cl_mem buffer, cl_bool blocking,
+                       size_t offset, size_t size, void* ptr, cl_uint num_events,
+                       const cl_event* wait_list, cl_event* event) {
     Result<EnqueueTarget> target = enqueue_target(command_queue, num_events, wait_list);
     USMCL_TRY(target.status());
     Result<core::MemObject*> mem = buffer_for(*target->queue, buffer);
@@ -69,42 +71,21 @@ Status read_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocki
     USMCL_CHECK(in_bounds(offset, size, mem.value()->size()) && size != 0, CL_INVALID_VALUE,
                 "the region is empty or out of the buffer");
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
-    USMCL_CHECK(host_may(*mem.value(), true), CL_INVALID_OPERATION,
-                "the buffer was created with CL_MEM_HOST_WRITE_ONLY or HOST_NO_ACCESS");
+    USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
+                "the buffer's host access flags forbid this transfer");
     auto result =
-        enqueue(target.value(), CL_COMMAND_READ_BUFFER, {{mem.value(), offset, size, Access::read}},
-                [ptr, size, pool = &target->queue->device().pool()](
+        enqueue(target.value(), read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+                {{mem.value(), offset, size, read ? Access::read : Access::overwrite}},
+                [read, ptr, size, pool = &target->queue->device().pool()](
                     std::span<std::byte* const> at) -> core::Event::Work {
-                    return [dst = ptr, src = at[0], size, pool] {
-                        runtime::parallel_copy(*pool, dst, src, size);
+                    return [read, host = static_cast<std::byte*>(ptr), bytes = at[0], size, pool] {
+                        if (read)
+                            runtime::parallel_copy(*pool, host, bytes, size);
+                        else
+                            runtime::parallel_copy(*pool, bytes, host, size);
                         return CL_SUCCESS;
                     };
                 });
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), blocking, event);
-}
-
-Status write_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking, size_t offset,
-                    size_t size, const void* ptr, cl_uint num_events, const cl_event* wait_list,
-                    cl_event* event) {
-    Result<EnqueueTarget> target = enqueue_target(command_queue, num_events, wait_list);
-    USMCL_TRY(target.status());
-    Result<core::MemObject*> mem = buffer_for(*target->queue, buffer);
-    USMCL_TRY(mem.status());
-    USMCL_CHECK(in_bounds(offset, size, mem.value()->size()) && size != 0, CL_INVALID_VALUE,
-                "the region is empty or out of the buffer");
-    USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
-    USMCL_CHECK(host_may(*mem.value(), false), CL_INVALID_OPERATION,
-                "the buffer was created with CL_MEM_HOST_READ_ONLY or HOST_NO_ACCESS");
-    auto result = enqueue(target.value(), CL_COMMAND_WRITE_BUFFER,
-                          {{mem.value(), offset, size, Access::overwrite}},
-                          [ptr, size, pool = &target->queue->device().pool()](
-                              std::span<std::byte* const> at) -> core::Event::Work {
-                              return [dst = at[0], src = ptr, size, pool] {
-                                  runtime::parallel_copy(*pool, dst, src, size);
-                                  return CL_SUCCESS;
-                              };
-                          });
     USMCL_TRY(result.status());
     return finish_enqueue(result.value(), blocking, event);
 }
@@ -231,8 +212,8 @@ cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem bu
                                        cl_uint num_events_in_wait_list,
                                        const cl_event* event_wait_list, cl_event* event) {
     return guarded(__func__, [&] {
-        return read_buffer(command_queue, buffer, blocking_read, offset, size, ptr,
-                           num_events_in_wait_list, event_wait_list, event);
+        return transfer_buffer(true, command_queue, buffer, blocking_read, offset, size, ptr,
+                               num_events_in_wait_list, event_wait_list, event);
     });
 }
 
@@ -241,8 +222,9 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                                         const void* ptr, cl_uint num_events_in_wait_list,
                                         const cl_event* event_wait_list, cl_event* event) {
     return guarded(__func__, [&] {
-        return write_buffer(command_queue, buffer, blocking_write, offset, size, ptr,
-                            num_events_in_wait_list, event_wait_list, event);
+        return transfer_buffer(false, command_queue, buffer, blocking_write, offset, size,
+                               const_cast<void*>(ptr), num_events_in_wait_list, event_wait_list,
+                               event);
     });
 }
 
