@@ -2,8 +2,8 @@
 # usmcl's front door for developers and users on Debian bookworm.
 #
 #   ./run.sh demo   install what is missing, build, and run the demo:
-#                   clinfo restricted to usmcl, then the sample program,
-#                   both through the ICD loader
+#                   clinfo restricted to usmcl, then the sample programs
+#                   (hello_usmcl, usm_samples), all through the ICD loader
 #   ./run.sh test   install what is missing, build, and run the whole test suite
 #
 # Environment: BUILD_DIR (default: build), MESON_ARGS (extra meson setup options).
@@ -63,6 +63,9 @@ run_demo() {
     echo
     echo "==> examples/hello_usmcl through the loader"
     OCL_ICD_VENDORS="$(icd_dir)" "$build_dir/examples/hello_usmcl"
+    echo
+    echo "==> examples/usm_samples (cl_intel_unified_shared_memory) through the loader"
+    OCL_ICD_VENDORS="$(icd_dir)" "$build_dir/examples/usm_samples"
 }
 
 run_tests() {

@@ -35,6 +35,9 @@ Result<cl_mem> create_buffer(cl_context context, const cl_mem_properties* proper
     const bool wants_host_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
     if (wants_host_ptr != (host_ptr != nullptr))
         return Status(CL_INVALID_HOST_PTR, "host_ptr does not match the flags");
+    USMCL_TRY(check_usm_host_ptr(*object, host_ptr,
+                                 (flags & CL_MEM_USE_HOST_PTR) ? HostPtrUse::use_host_ptr
+                                                               : HostPtrUse::copy_host_ptr));
     if ((flags & access_flags) == 0)
         flags |= CL_MEM_READ_WRITE;
     Result<core::MemObject*> buffer =

@@ -154,6 +154,13 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_LUID_VALID_KHR: return out.boolean(false);
     case CL_DEVICE_LUID_KHR: return out.array<cl_uchar>(std::array<cl_uchar, CL_LUID_SIZE_KHR>{});
     case CL_DEVICE_NODE_MASK_KHR: return out.scalar<cl_uint>(0);
+    // cl_intel_unified_shared_memory
+    case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+        return out.scalar<cl_device_unified_shared_memory_capabilities_intel>(core::capabilities::usm_capabilities);
     default: return {CL_INVALID_VALUE, "unknown cl_device_info"};
     }
     // clang-format on

@@ -71,6 +71,7 @@ Status transfer_buffer(bool read, cl_command_queue command_queue, cl_mem buffer,
     USMCL_CHECK(in_bounds(offset, size, mem.value()->size()) && size != 0, CL_INVALID_VALUE,
                 "the region is empty or out of the buffer");
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
+    USMCL_TRY(check_usm_host_ptr(target->queue->context(), ptr, HostPtrUse::transfer));
     USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
                 "the buffer's host access flags forbid this transfer");
     auto result =
@@ -128,6 +129,7 @@ Status fill_buffer(cl_command_queue command_queue, cl_mem buffer, const void* pa
     // CL_INVALID_VALUE if pattern is NULL, pattern_size is not one of 1, 2,
     // 4, ..., 128, or offset and size are not multiples of pattern_size.
     USMCL_CHECK(pattern, CL_INVALID_VALUE, "pattern is NULL");
+    USMCL_TRY(check_usm_host_ptr(target->queue->context(), pattern, HostPtrUse::fill_pattern));
     USMCL_CHECK(pattern_size != 0 && pattern_size <= 128 &&
                     (pattern_size & (pattern_size - 1)) == 0,
                 CL_INVALID_VALUE, "pattern_size is not a power of two up to 128");
@@ -167,6 +169,7 @@ Status transfer_rect(bool read, cl_command_queue command_queue, cl_mem buffer, c
     USMCL_CHECK(a.buffer_origin && a.host_origin, CL_INVALID_VALUE, "an origin is NULL");
     USMCL_TRY(check_region(a.region));
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
+    USMCL_TRY(check_usm_host_ptr(target->queue->context(), ptr, HostPtrUse::transfer));
     Result<RectLayout> buffer_layout =
         rect_layout(a.region, a.buffer_row_pitch, a.buffer_slice_pitch);
     USMCL_TRY(buffer_layout.status());

@@ -110,6 +110,8 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     size_t local_bytes = info.StaticLocalMemSize;
     std::vector<core::CommandQueue::MemoryUse> uses;
     std::vector<size_t> buffer_slots;
+    // The USM allocations the command may use, for clMemBlockingFreeINTEL.
+    std::vector<const void*> usm_pointers = std::move(snapshot.usm_pointers);
     for (size_t i = 0; i < info.Args.size(); ++i) {
         const kc::ArgInfo& arg = info.Args[i];
         const Kernel::Argument& value = snapshot.arguments[i];
@@ -118,6 +120,10 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             const std::uint64_t offset = local_bytes;
             std::memcpy(snapshot.buffer.data() + arg.Offset, &offset, sizeof offset);
             local_bytes += value.local_size;
+        } else if (value.usm_pointer) {
+            const void* pointer = nullptr;
+            std::memcpy(&pointer, snapshot.buffer.data() + arg.Offset, sizeof pointer);
+            usm_pointers.push_back(pointer);
         } else if (value.mem) {
             // Read-only arguments need no write-back. A write-only argument
             // is never read, but the kernel may leave bytes of it alone, so
@@ -145,6 +151,8 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     auto result =
         queue.enqueue_with_memory(type, target->wait_list, uses, make_work, queue.memory_domain());
     USMCL_TRY(result.status());
+    if (!usm_pointers.empty() || snapshot.indirect_kinds != 0)
+        queue.context().usm().record_use(*result.value(), usm_pointers, snapshot.indirect_kinds);
     hand_out(result.value(), event);
     return {};
 }

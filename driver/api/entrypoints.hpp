@@ -2,6 +2,7 @@
 // the dispatch table's slot types in CL/cl_icd.h.
 #pragma once
 
+#include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
 
 #include <type_traits>
@@ -9,6 +10,7 @@
 namespace usmcl::api {
 
 #define USMCL_ENTRY(name) std::remove_pointer_t<cl_api_##name> name;
+#define USMCL_EXTENSION_FN(name) std::remove_pointer_t<name##_fn> name;
 #include "api/entrypoints.def"
 
 // cl_khr_icd: how a loader enumerates the platforms of this ICD.

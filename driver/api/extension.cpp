@@ -15,6 +15,7 @@ struct ExtensionFunction {
 // Every USMCL_EXTENSION of entrypoints.def.
 const ExtensionFunction extension_functions[] = {
 #define USMCL_EXTENSION(name) {#name, reinterpret_cast<void*>(&usmcl::api::name)},
+#define USMCL_EXTENSION_FN(name) USMCL_EXTENSION(name)
 #include "api/entrypoints.def"
 };
 

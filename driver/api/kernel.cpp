@@ -1,7 +1,8 @@
 // Kernel entry points: clCreateKernel, clCreateKernelsInProgram,
 // clCloneKernel, clRetainKernel, clReleaseKernel, clSetKernelArg,
 // clGetKernelInfo, clGetKernelArgInfo, clGetKernelWorkGroupInfo,
-// clGetKernelSubGroupInfo[KHR], clSetKernelExecInfo.
+// clGetKernelSubGroupInfo[KHR], clSetKernelExecInfo, and
+// clSetKernelArgMemPointerINTEL (cl_intel_unified_shared_memory).
 #include "core/kernel.hpp"
 #include "api/boundary.hpp"
 #include "api/entrypoints.hpp"
@@ -174,15 +175,56 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                        size_t param_value_size, const void* param_value) {
     return guarded(__func__, [&]() -> Status {
-        USMCL_CHECK(Kernel::from_handle(kernel), CL_INVALID_KERNEL, "not a kernel");
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
         USMCL_CHECK(param_value && param_value_size, CL_INVALID_VALUE, "no value");
         switch (param_name) {
         case CL_KERNEL_EXEC_INFO_SVM_PTRS:
         case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
             // CL_INVALID_OPERATION if no device of the context supports SVM.
             return {CL_INVALID_OPERATION, "the device supports no SVM"};
+        case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL: {
+            USMCL_CHECK(param_value_size % sizeof(void*) == 0, CL_INVALID_VALUE,
+                        "param_value_size is not a multiple of sizeof(void *)");
+            const auto* pointers = static_cast<const void* const*>(param_value);
+            object->set_usm_pointers(
+                std::vector<const void*>(pointers, pointers + param_value_size / sizeof(void*)));
+            return {};
+        }
+        case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
+        case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
+        case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL: {
+            USMCL_CHECK(param_value_size == sizeof(cl_bool), CL_INVALID_VALUE,
+                        "param_value_size is not sizeof(cl_bool)");
+            const memory::UsmKind kind =
+                param_name == CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL ? memory::UsmKind::host
+                : param_name == CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL
+                    ? memory::UsmKind::device
+                    : memory::UsmKind::shared;
+            object->set_indirect_access(core::usm_kind_bit(kind),
+                                        *static_cast<const cl_bool*>(param_value) != CL_FALSE);
+            return {};
+        }
         default: return {CL_INVALID_VALUE, "unknown cl_kernel_exec_info"};
         }
+    });
+}
+
+// Any pointer value is valid: the device supports shared system
+// allocations, so a kernel reaches all of the process's memory.
+cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index,
+                                                 const void* arg_value) {
+    return guarded(__func__, [&]() -> Status {
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        const auto& args = object->info().Args;
+        USMCL_CHECK(arg_index < args.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+        const kc::ArgKind kind = args[arg_index].Kind;
+        USMCL_CHECK(kind == kc::ArgKind::GlobalPointer || kind == kc::ArgKind::ConstantPointer,
+                    CL_INVALID_ARG_VALUE,
+                    "the argument is not a pointer to __global or __constant memory");
+        object->set_usm_pointer(arg_index, arg_value);
+        return {};
     });
 }
 

@@ -89,4 +89,34 @@ inline bool host_may(const core::MemObject& mem, bool read) {
     return (mem.flags() & forbidden) == 0;
 }
 
+// How the cl_mem API uses a host pointer, for pointers into the context's
+// USM allocations (the extension's open issues 20-23; docs/usm.md).
+enum class HostPtrUse {
+    use_host_ptr,  // CL_MEM_USE_HOST_PTR: no USM at all
+    copy_host_ptr, // CL_MEM_COPY_HOST_PTR: host USM only
+    transfer,      // ptr of clEnqueueRead/WriteBuffer[Rect]: host or device USM
+    fill_pattern,  // pattern of clEnqueueFillBuffer: host USM only
+};
+
+// CL_INVALID_HOST_PTR if ptr points into a USM allocation of context that
+// use does not accept.
+inline Status check_usm_host_ptr(const core::Context& context, const void* ptr, HostPtrUse use) {
+    if (!ptr)
+        return {};
+    const auto allocation = context.usm().find(ptr);
+    if (!allocation)
+        return {};
+    using memory::UsmKind;
+    bool allowed = false;
+    switch (use) {
+    case HostPtrUse::use_host_ptr: allowed = false; break;
+    case HostPtrUse::copy_host_ptr:
+    case HostPtrUse::fill_pattern: allowed = allocation->kind == UsmKind::host; break;
+    case HostPtrUse::transfer: allowed = allocation->kind != UsmKind::shared; break;
+    }
+    if (allowed)
+        return {};
+    return {CL_INVALID_HOST_PTR, "the pointer is USM memory of the context that this use forbids"};
+}
+
 } // namespace usmcl::api

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CL/cl.h>
+#include <CL/cl_ext.h>
 
 namespace usmcl::core::capabilities {
 
@@ -20,5 +21,14 @@ inline constexpr cl_device_atomic_capabilities atomic_fence =
     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
     CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
 inline constexpr bool non_uniform_work_groups = false;
+// cl_intel_unified_shared_memory, for every kind of allocation (host,
+// device, single- and cross-device shared, shared system): kernels run on
+// the host's threads in the process's address space, atomics are the CPU's
+// own, memory is coherent and never migrates behind the application's back
+// (docs/usm.md).
+inline constexpr cl_bitfield usm_capabilities =
+    CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
+    CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
+    CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
 
 } // namespace usmcl::core::capabilities

@@ -4,6 +4,7 @@
 
 #include "core/device.hpp"
 #include "core/object.hpp"
+#include "core/usm.hpp"
 
 #include <CL/cl.h>
 
@@ -32,6 +33,14 @@ public:
     // Tells the application about an error through its pfn_notify, if any.
     void notify_error(const char* message) const;
 
+    // The context's USM allocations.
+    UsmAllocations& usm() { return usm_; }
+    const UsmAllocations& usm() const { return usm_; }
+
+    // The application's last reference is gone: the records of USM uses
+    // hold events, which hold the context.
+    void api_released() { usm_.forget_uses(); }
+
 private:
     struct DestructorCallback {
         ContextDestructorCallback callback;
@@ -44,6 +53,8 @@ private:
     void* notify_user_data_;
     std::mutex callbacks_mutex_;
     std::vector<DestructorCallback> destructor_callbacks_;
+    // After devices_: destroyed first, while device pools are alive.
+    UsmAllocations usm_;
 };
 
 } // namespace usmcl::core

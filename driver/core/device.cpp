@@ -1,6 +1,7 @@
 #include "core/device.hpp"
 
 #include "core/platform.hpp"
+#include "memory/device_pool.hpp"
 #include "runtime/thread_pool.hpp"
 #include "support/log.hpp"
 
@@ -30,6 +31,15 @@ runtime::ThreadPool& Device::pool() {
             });
     });
     return *pool_;
+}
+
+memory::DevicePool& Device::usm_pool() {
+    std::call_once(usm_pool_once_, [this] {
+        const memory::Domain& domain = *platform_.memory_domains()[memory_domain_];
+        usm_pool_ =
+            std::make_unique<memory::DevicePool>(description_.global_mem_size, domain.binder());
+    });
+    return *usm_pool_;
 }
 
 Result<std::vector<cpu::CpuSet>> Device::plan_partition(PartitionRequest& request) const {

@@ -17,6 +17,9 @@
 namespace usmcl::runtime {
 class ThreadPool;
 }
+namespace usmcl::memory {
+class DevicePool;
+}
 
 namespace usmcl::core {
 
@@ -56,6 +59,8 @@ public:
     // Where the device's instances of memory objects live: the host domain,
     // or with USMCL_NUMA_DOMAINS=1 the domain of the one NUMA node it is on.
     memory::DomainId memory_domain() const { return memory_domain_; }
+    // The pool of the device's USM device allocations, created on first use.
+    memory::DevicePool& usm_pool();
 
     // The processing-unit sets request would give, or the spec's error. A
     // request for the next partitionable domain is resolved to the domain
@@ -75,6 +80,8 @@ private:
     memory::DomainId memory_domain_ = 0;
     std::once_flag pool_once_;
     std::unique_ptr<runtime::ThreadPool> pool_;
+    std::once_flag usm_pool_once_;
+    std::unique_ptr<memory::DevicePool> usm_pool_;
 };
 
 } // namespace usmcl::core

@@ -17,6 +17,8 @@ Kernel::Kernel(const Kernel& other)
     std::lock_guard lock(other.mutex_);
     buffer_ = other.buffer_;
     arguments_ = other.arguments_;
+    usm_pointers_ = other.usm_pointers_;
+    indirect_kinds_ = other.indirect_kinds_;
     program_->kernel_created();
 }
 
@@ -26,7 +28,7 @@ Kernel::~Kernel() {
 
 Kernel::Snapshot Kernel::snapshot() const {
     std::lock_guard lock(mutex_);
-    return {buffer_, arguments_};
+    return {buffer_, arguments_, usm_pointers_, indirect_kinds_};
 }
 
 bool Kernel::all_arguments_set() const {
@@ -40,7 +42,7 @@ bool Kernel::all_arguments_set() const {
 void Kernel::set_value(cl_uint index, const void* value, size_t size) {
     std::lock_guard lock(mutex_);
     std::memcpy(buffer_.data() + info_.Args[index].Offset, value, size);
-    arguments_[index] = {true, {}, 0};
+    arguments_[index] = {true, {}, 0, false};
 }
 
 void Kernel::set_buffer(cl_uint index, MemObject* mem) {
@@ -52,6 +54,25 @@ void Kernel::set_buffer(cl_uint index, MemObject* mem) {
 void Kernel::set_local(cl_uint index, size_t size) {
     std::lock_guard lock(mutex_);
     arguments_[index] = {true, {}, size};
+}
+
+void Kernel::set_usm_pointer(cl_uint index, const void* pointer) {
+    std::lock_guard lock(mutex_);
+    std::memcpy(buffer_.data() + info_.Args[index].Offset, &pointer, sizeof pointer);
+    arguments_[index] = {true, {}, 0, true};
+}
+
+void Kernel::set_usm_pointers(std::vector<const void*> pointers) {
+    std::lock_guard lock(mutex_);
+    usm_pointers_ = std::move(pointers);
+}
+
+void Kernel::set_indirect_access(unsigned kind_bit, bool enabled) {
+    std::lock_guard lock(mutex_);
+    if (enabled)
+        indirect_kinds_ |= kind_bit;
+    else
+        indirect_kinds_ &= ~kind_bit;
 }
 
 } // namespace usmcl::core

@@ -26,13 +26,16 @@ public:
 
     struct Argument {
         bool set = false;
-        Ref<MemObject> mem;    // buffers (null for a NULL buffer)
-        size_t local_size = 0; // __local pointers
+        Ref<MemObject> mem;       // buffers (null for a NULL buffer)
+        size_t local_size = 0;    // __local pointers
+        bool usm_pointer = false; // clSetKernelArgMemPointerINTEL: the value is the pointer
     };
     // What the arguments are now, for an enqueue (under the kernel's lock).
     struct Snapshot {
         std::vector<char> buffer;
         std::vector<Argument> arguments;
+        std::vector<const void*> usm_pointers; // CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL
+        unsigned indirect_kinds = 0;           // usm_kind_bit of the indirect-access flags
     };
     Snapshot snapshot() const;
     bool all_arguments_set() const;
@@ -41,6 +44,14 @@ public:
     void set_value(cl_uint index, const void* value, size_t size);
     void set_buffer(cl_uint index, MemObject* mem);
     void set_local(cl_uint index, size_t size);
+    // clSetKernelArgMemPointerINTEL: a pointer for a __global or __constant argument.
+    void set_usm_pointer(cl_uint index, const void* pointer);
+
+    // clSetKernelExecInfo: the USM allocations the kernel may use
+    // indirectly (replacing the previous set), and the kinds of allocation
+    // it may reach indirectly (usm_kind_bit).
+    void set_usm_pointers(std::vector<const void*> pointers);
+    void set_indirect_access(unsigned kind_bit, bool enabled);
 
 private:
     friend class Object<Kernel, _cl_kernel, ObjectType::kernel>;
@@ -54,6 +65,8 @@ private:
     mutable std::mutex mutex_;
     std::vector<char> buffer_;
     std::vector<Argument> arguments_;
+    std::vector<const void*> usm_pointers_;
+    unsigned indirect_kinds_ = 0;
 };
 
 } // namespace usmcl::core

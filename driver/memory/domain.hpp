@@ -35,6 +35,10 @@ public:
     // size bytes aligned to instance_alignment, or nullptr.
     std::byte* allocate(size_t size) const;
     void release(std::byte* address, size_t size) const;
+    // Moves the pages of [address, address + size) to the domain's node;
+    // false when the domain has no node of its own or the system cannot.
+    bool bind(void* address, size_t size) const { return binder_ && binder_(address, size); }
+    const Binder& binder() const { return binder_; }
 
 private:
     DomainId id_;
