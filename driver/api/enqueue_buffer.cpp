@@ -15,13 +15,14 @@ using core::CommandQueue;
 using memory::Access;
 using Use = CommandQueue::MemoryUse;
 
+// A blocking command whose dependencies are done runs on the calling thread.
 Result<core::Event*> enqueue(EnqueueTarget& target, cl_command_type type,
                              std::initializer_list<Use> uses,
-                             const CommandQueue::WorkFactory& make_work) {
+                             const CommandQueue::WorkFactory& make_work, bool blocking = false) {
     CommandQueue& queue = *target.queue;
     return queue.enqueue_with_memory(type, target.wait_list,
                                      std::span<const Use>(uses.begin(), uses.size()), make_work,
-                                     queue.memory_domain());
+                                     queue.memory_domain(), blocking);
 }
 
 // The rows of two rectangles of one buffer share a byte (exact, not by
@@ -74,19 +75,20 @@ Status transfer_buffer(bool read, cl_command_queue command_queue, cl_mem buffer,
     USMCL_TRY(check_usm_host_ptr(target->queue->context(), ptr, HostPtrUse::transfer));
     USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
                 "the buffer's host access flags forbid this transfer");
-    auto result =
-        enqueue(target.value(), read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
-                {{mem.value(), offset, size, read ? Access::read : Access::overwrite}},
-                [read, ptr, size, pool = &target->queue->device().pool()](
-                    std::span<std::byte* const> at) -> core::Event::Work {
-                    return [read, host = static_cast<std::byte*>(ptr), bytes = at[0], size, pool] {
-                        if (read)
-                            runtime::parallel_copy(*pool, host, bytes, size);
-                        else
-                            runtime::parallel_copy(*pool, bytes, host, size);
-                        return CL_SUCCESS;
-                    };
-                });
+    auto result = enqueue(
+        target.value(), read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+        {{mem.value(), offset, size, read ? Access::read : Access::overwrite}},
+        [read, ptr, size, pool = &target->queue->device().pool()](
+            std::span<std::byte* const> at) -> core::Event::Work {
+            return [read, host = static_cast<std::byte*>(ptr), bytes = at[0], size, pool] {
+                if (read)
+                    runtime::parallel_copy(*pool, host, bytes, size);
+                else
+                    runtime::parallel_copy(*pool, bytes, host, size);
+                return CL_SUCCESS;
+            };
+        },
+        blocking != CL_FALSE);
     USMCL_TRY(result.status());
     return finish_enqueue(result.value(), blocking, event);
 }
@@ -192,18 +194,19 @@ Status transfer_rect(bool read, cl_command_queue command_queue, cl_mem buffer, c
         read ? Access::read : (bl.contiguous(a.region) ? Access::overwrite : Access::read_write);
     std::byte* host = static_cast<std::byte*>(ptr) + hl.offset(a.host_origin);
     const std::array<size_t, 3> region{a.region[0], a.region[1], a.region[2]};
-    auto result =
-        enqueue(target.value(), read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
-                {{mem.value(), begin, end - begin, access}},
-                [=](std::span<std::byte* const> at) -> core::Event::Work {
-                    return [=, buffer_bytes = at[0]] {
-                        if (read)
-                            copy_rect(host, hl, buffer_bytes, bl, region.data());
-                        else
-                            copy_rect(buffer_bytes, bl, host, hl, region.data());
-                        return CL_SUCCESS;
-                    };
-                });
+    auto result = enqueue(
+        target.value(), read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+        {{mem.value(), begin, end - begin, access}},
+        [=](std::span<std::byte* const> at) -> core::Event::Work {
+            return [=, buffer_bytes = at[0]] {
+                if (read)
+                    copy_rect(host, hl, buffer_bytes, bl, region.data());
+                else
+                    copy_rect(buffer_bytes, bl, host, hl, region.data());
+                return CL_SUCCESS;
+            };
+        },
+        blocking != CL_FALSE);
     USMCL_TRY(result.status());
     return finish_enqueue(result.value(), blocking, event);
 }

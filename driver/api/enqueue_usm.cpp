@@ -30,7 +30,8 @@ constexpr cl_mem_migration_flags known_migration_flags =
 Status submit(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
               std::initializer_list<const void*> pointers, bool blocking, cl_event* event) {
     core::CommandQueue& queue = *target.queue;
-    core::Event* command = queue.enqueue(type, target.wait_list, std::move(work));
+    core::Event* command = queue.enqueue(type, target.wait_list, std::move(work),
+                                         core::CommandQueue::Kind::command, blocking);
     queue.context().usm().record_use(
         *command, std::span<const void* const>(pointers.begin(), pointers.size()), 0);
     return finish_enqueue(command, blocking, event);

@@ -56,7 +56,7 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
                                                  std::span<Event* const> wait_list,
                                                  std::span<const MemoryUse> uses,
                                                  const WorkFactory& make_work,
-                                                 memory::DomainId domain) {
+                                                 memory::DomainId domain, bool blocking) {
     // Lock every storage involved, in address order, for the whole plan.
     std::vector<MemObject*> roots;
     for (const MemoryUse& use : uses)
@@ -111,7 +111,7 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
                 use.mem->migrations().last_writer = Ref<Event>(event);
     }
     locks.clear();
-    event->submit(&device_->pool());
+    event->submit(&device_->pool(), blocking);
     return event;
 }
 

@@ -31,7 +31,11 @@ public:
 
     static constexpr const char* name = "usmcl";
     static constexpr const char* vendor = "usmcl";
-    static constexpr const char* icd_suffix = "usmcl";
+    // The suffix of the extension functions the platform offers outside the
+    // dispatch table: ocl-icd's clGetExtensionFunctionAddress (no platform
+    // argument) forwards a name only to platforms whose suffix ends it, and
+    // those functions are cl_intel_unified_shared_memory's *INTEL ones.
+    static constexpr const char* icd_suffix = "INTEL";
     static constexpr const char* profile = "FULL_PROFILE";
     static constexpr cl_version numeric_version = CL_MAKE_VERSION(3, 0, 0);
     static const std::string& version();

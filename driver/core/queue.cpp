@@ -56,7 +56,7 @@ void CommandQueue::remember(Event& event) {
 }
 
 Event* CommandQueue::enqueue(cl_command_type type, std::span<Event* const> wait_list,
-                             Event::Work work, Kind kind) {
+                             Event::Work work, Kind kind, bool blocking) {
     auto* event = new Event(*this, type, std::move(work), kind != Kind::command);
     {
         std::lock_guard lock(mutex_);
@@ -65,7 +65,8 @@ Event* CommandQueue::enqueue(cl_command_type type, std::span<Event* const> wait_
         add_order_dependencies(*event, kind, wait_list.empty());
         remember(*event);
     }
-    event->submit(kind == Kind::command ? &device_->pool() : nullptr);
+    event->submit(kind == Kind::command ? &device_->pool() : nullptr,
+                  blocking && kind == Kind::command);
     return event;
 }
 

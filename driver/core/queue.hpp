@@ -42,8 +42,10 @@ public:
     // Enqueues a command after the events of wait_list (already validated:
     // same context, valid events). The event starts with one API reference
     // that the caller hands to the application or releases.
+    // A blocking command whose dependencies are done runs on the calling
+    // thread.
     Event* enqueue(cl_command_type type, std::span<Event* const> wait_list, Event::Work work,
-                   Kind kind = Kind::command);
+                   Kind kind = Kind::command, bool blocking = false);
 
     // A use of a memory object by a command: [offset, offset + size) of mem
     // (relative to mem, a buffer or sub-buffer).
@@ -61,7 +63,8 @@ public:
     // CL_MEM_OBJECT_ALLOCATION_FAILURE when an instance cannot be allocated.
     Result<Event*> enqueue_with_memory(cl_command_type type, std::span<Event* const> wait_list,
                                        std::span<const MemoryUse> uses,
-                                       const WorkFactory& make_work, memory::DomainId domain);
+                                       const WorkFactory& make_work, memory::DomainId domain,
+                                       bool blocking = false);
     // The memory domain of the queue's device.
     memory::DomainId memory_domain() const;
 

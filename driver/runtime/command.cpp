@@ -56,11 +56,17 @@ void Command::add_dependency(Command& dependency) {
         dependency_failed_.store(true, std::memory_order_relaxed);
 }
 
-void Command::submit(Executor* executor) {
+void Command::submit(Executor* executor, bool caller_runs_if_ready) {
     executor_ = executor;
     set_status(CL_SUBMITTED, Timestamp::submit);
-    if (dependency_done(false))
-        Scheduler::make_ready(*this);
+    if (!dependency_done(false))
+        return;
+    if (caller_runs_if_ready) {
+        retain_command(); // dropped by execute_posted()
+        execute_posted();
+        return;
+    }
+    Scheduler::make_ready(*this);
 }
 
 bool Command::dependency_done(bool failed) {

@@ -37,8 +37,10 @@ public:
     // Hands the command to the scheduler: it runs on executor (or, for
     // inline commands, on whichever thread resolves its last dependency)
     // once its dependencies are done. executor may be null for inline
-    // commands.
-    void submit(Executor* executor);
+    // commands. With caller_runs_if_ready, a command whose dependencies are
+    // all done already runs on the calling thread before submit() returns
+    // (a blocking enqueue: the caller would only wait for a worker).
+    void submit(Executor* executor, bool caller_runs_if_ready = false);
 
     // Gives a command that does not run (a user event) its final status.
     // Returns false if it already had one.

@@ -123,12 +123,23 @@ void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, siz
                    size_t size) {
     auto fill = [&](size_t begin, size_t length) {
         auto* out = static_cast<char*>(destination) + begin;
+        if (length == 0)
+            return;
         if (pattern_size == 1) {
             std::memset(out, *static_cast<const unsigned char*>(pattern), length);
             return;
         }
-        for (size_t done = 0; done < length; done += pattern_size)
-            std::memcpy(out + done, pattern, pattern_size);
+        // The pattern once, doubled up to a block, then the block over and
+        // over: wide copies instead of one small copy per pattern.
+        const size_t block = std::min<size_t>(length, 4096); // a multiple of pattern_size
+        std::memcpy(out, pattern, pattern_size);
+        for (size_t filled = pattern_size; filled < block;) {
+            const size_t more = std::min(filled, block - filled);
+            std::memcpy(out + filled, out, more);
+            filled += more;
+        }
+        for (size_t done = block; done < length; done += block)
+            std::memcpy(out + done, out, std::min(block, length - done));
     };
     if (size < split_threshold || pool.size() < 2) {
         fill(0, size);
