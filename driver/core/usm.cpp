@@ -51,8 +51,9 @@ Result<void*> UsmAllocations::allocate(const Request& request) {
     }
     if (!address)
         return Status(CL_OUT_OF_RESOURCES, "no memory for the allocation");
-    const memory::UsmAllocation allocation{address, request.size, request.flags, request.device,
-                                           request.kind};
+    // The extension's allocation flags are 3 bits (validated by the caller).
+    const memory::UsmAllocation allocation{address, request.size, request.device, request.kind,
+                                           static_cast<std::uint8_t>(request.flags)};
     try {
         registry_.insert(allocation);
     } catch (const std::bad_alloc&) {

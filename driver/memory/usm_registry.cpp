@@ -11,6 +11,11 @@ std::uint64_t key_of(const void* address) {
 
 } // namespace
 
+UsmAllocation UsmRegistry::allocation_of(std::uint64_t base, const Record& record) {
+    return {reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(base)), record.size,
+            record.owner, record.kind, record.flags};
+}
+
 void UsmRegistry::insert(const UsmAllocation& allocation) {
     std::unique_lock lock(mutex_);
     // Room first, so that nothing below throws once the index is changed.
@@ -18,12 +23,15 @@ void UsmRegistry::insert(const UsmAllocation& allocation) {
     Slot slot;
     if (!free_slots_.empty()) {
         slot = free_slots_.back();
-        records_[slot] = allocation;
         free_slots_.pop_back();
     } else {
-        records_.push_back(allocation);
-        slot = static_cast<Slot>(records_.size() - 1);
+        if ((used_slots_ & (chunk_size - 1)) == 0) {
+            chunks_.reserve(chunks_.size() + 1);
+            chunks_.push_back(std::make_unique<Record[]>(chunk_size));
+        }
+        slot = used_slots_++;
     }
+    record(slot) = {allocation.size, allocation.owner, allocation.kind, allocation.flags};
     index_.insert(key_of(allocation.base), slot);
 }
 
@@ -33,25 +41,19 @@ std::optional<UsmAllocation> UsmRegistry::erase(const void* base) {
         return std::nullopt;
     free_slots_.reserve(free_slots_.size() + 1); // may throw; nothing changed yet
     const Slot slot = index_.erase(key_of(base));
-    UsmAllocation allocation = records_[slot];
-    records_[slot] = {};
     free_slots_.push_back(slot);
-    return allocation;
-}
-
-std::optional<UsmAllocation> UsmRegistry::find_locked(const void* address) const {
-    const bufalloc::AddressIndex::Entry entry = index_.floor(key_of(address));
-    if (entry.value == bufalloc::AddressIndex::absent)
-        return std::nullopt;
-    const UsmAllocation& allocation = records_[entry.value];
-    if (!allocation.contains(address))
-        return std::nullopt;
-    return allocation;
+    return allocation_of(key_of(base), record(slot));
 }
 
 std::optional<UsmAllocation> UsmRegistry::find(const void* address) const {
     std::shared_lock lock(mutex_);
-    return find_locked(address);
+    const bufalloc::AddressIndex::Entry entry = index_.floor(key_of(address));
+    if (entry.value == bufalloc::AddressIndex::absent)
+        return std::nullopt;
+    const Record& found = record(entry.value);
+    if (key_of(address) - entry.key >= found.size)
+        return std::nullopt;
+    return allocation_of(entry.key, found);
 }
 
 std::optional<UsmAllocation> UsmRegistry::find_base(const void* base) const {
@@ -59,17 +61,27 @@ std::optional<UsmAllocation> UsmRegistry::find_base(const void* base) const {
     const auto slot = index_.find(key_of(base));
     if (slot == bufalloc::AddressIndex::absent)
         return std::nullopt;
-    return records_[slot];
+    return allocation_of(key_of(base), record(slot));
 }
 
 std::vector<UsmAllocation> UsmRegistry::take_all() {
     std::unique_lock lock(mutex_);
     std::vector<UsmAllocation> all;
-    for (const UsmAllocation& allocation : records_)
-        if (allocation.base)
-            all.push_back(allocation);
+    all.reserve(index_.size());
+    // From the highest base down, one floor() per allocation.
+    std::uint64_t below = UINT64_MAX;
+    for (;;) {
+        const bufalloc::AddressIndex::Entry entry = index_.floor(below);
+        if (entry.value == bufalloc::AddressIndex::absent)
+            break;
+        all.push_back(allocation_of(entry.key, record(entry.value)));
+        if (entry.key == 0)
+            break;
+        below = entry.key - 1;
+    }
     index_ = bufalloc::AddressIndex();
-    records_.clear();
+    chunks_.clear();
+    used_slots_ = 0;
     free_slots_.clear();
     return all;
 }
@@ -81,8 +93,8 @@ std::size_t UsmRegistry::size() const {
 
 std::size_t UsmRegistry::bookkeeping_bytes() const {
     std::shared_lock lock(mutex_);
-    return records_.capacity() * sizeof(UsmAllocation) + free_slots_.capacity() * sizeof(Slot) +
-           index_.memory_bytes();
+    return chunks_.size() * chunk_size * sizeof(Record) + chunks_.capacity() * sizeof(chunks_[0]) +
+           free_slots_.capacity() * sizeof(Slot) + index_.memory_bytes();
 }
 
 } // namespace usmcl::memory

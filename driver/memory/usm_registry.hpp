@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <shared_mutex>
 #include <vector>
@@ -21,9 +22,9 @@ inline constexpr unsigned usm_kind_count = 3;
 struct UsmAllocation {
     std::byte* base = nullptr;
     std::size_t size = 0;        // > 0
-    std::uint64_t flags = 0;     // cl_mem_alloc_flags_intel as given
     const void* owner = nullptr; // the associated device, opaque here; may be null
     UsmKind kind = UsmKind::host;
+    std::uint8_t flags = 0; // cl_mem_alloc_flags_intel as given (the extension defines 3 bits)
 
     bool contains(const void* address) const {
         const auto* p = static_cast<const std::byte*>(address);
@@ -52,11 +53,29 @@ public:
 
 private:
     using Slot = std::uint32_t;
-    std::optional<UsmAllocation> find_locked(const void* address) const;
+    // An allocation without its base (the index's key): 24 bytes.
+    struct Record {
+        std::size_t size;
+        const void* owner;
+        UsmKind kind;
+        std::uint8_t flags;
+    };
+    static_assert(sizeof(Record) == 24);
+    static UsmAllocation allocation_of(std::uint64_t base, const Record& record);
+
+    // Records live in fixed chunks: no reallocation, and at most one chunk
+    // of slack (a vector would keep up to half its capacity unused).
+    static constexpr unsigned chunk_bits = 10;
+    static constexpr Slot chunk_size = Slot(1) << chunk_bits;
+    Record& record(Slot slot) { return chunks_[slot >> chunk_bits][slot & (chunk_size - 1)]; }
+    const Record& record(Slot slot) const {
+        return chunks_[slot >> chunk_bits][slot & (chunk_size - 1)];
+    }
 
     mutable std::shared_mutex mutex_;
-    bufalloc::AddressIndex index_; // base address -> slot in records_
-    std::vector<UsmAllocation> records_;
+    bufalloc::AddressIndex index_; // base address -> record slot
+    std::vector<std::unique_ptr<Record[]>> chunks_;
+    Slot used_slots_ = 0; // slots ever handed out; the free ones are in free_slots_
     std::vector<Slot> free_slots_;
 };
 

@@ -1,0 +1,178 @@
+// memory::UsmRegistry against a std::map model: random inserts and erases of
+// non-overlapping ranges, lookups of interior, boundary and outside
+// addresses; and memory::DevicePool: alignment, no overlap, writable memory,
+// frees of unknown addresses refused.
+#include "memory/device_pool.hpp"
+#include "memory/usm_registry.hpp"
+#include "seed.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <map>
+#include <random>
+#include <set>
+#include <vector>
+
+namespace {
+
+using usmcl::memory::DevicePool;
+using usmcl::memory::UsmAllocation;
+using usmcl::memory::UsmKind;
+using usmcl::memory::UsmRegistry;
+
+std::byte* at(std::uintptr_t address) {
+    return reinterpret_cast<std::byte*>(address);
+}
+
+} // namespace
+
+TEST_CASE("UsmRegistry finds the allocation of every interior address", "[usm]") {
+    std::mt19937_64 random(usmcl::test::seed());
+    UsmRegistry registry;
+    // Slots of 4 KiB in a fake address range; an allocation takes part of
+    // one or more consecutive free slots.
+    constexpr std::uintptr_t origin = 0x7000'0000'0000;
+    constexpr std::uintptr_t slot = 4096;
+    constexpr unsigned slots = 20000;
+    std::vector<bool> used(slots, false);
+    std::map<std::uintptr_t, UsmAllocation> model;
+
+    auto check = [&](std::uintptr_t address) {
+        const auto found = registry.find(at(address));
+        auto it = model.upper_bound(address);
+        const UsmAllocation* expected = nullptr;
+        if (it != model.begin()) {
+            --it;
+            if (it->second.contains(at(address)))
+                expected = &it->second;
+        }
+        INFO("address 0x" << std::hex << address);
+        REQUIRE(found.has_value() == (expected != nullptr));
+        if (expected) {
+            CHECK(found->base == expected->base);
+            CHECK(found->size == expected->size);
+            CHECK(found->kind == expected->kind);
+            CHECK(found->flags == expected->flags);
+            CHECK(found->owner == expected->owner);
+        }
+    };
+
+    for (int step = 0; step < 200000; ++step) {
+        const unsigned first = static_cast<unsigned>(random() % slots);
+        if (random() % 3 != 0 && !used[first]) {
+            unsigned length = 1 + static_cast<unsigned>(random() % 3);
+            while (first + length > slots)
+                --length;
+            bool free = true;
+            for (unsigned i = 0; i < length; ++i)
+                free = free && !used[first + i];
+            if (!free)
+                continue;
+            for (unsigned i = 0; i < length; ++i)
+                used[first + i] = true;
+            const std::uintptr_t base = origin + first * slot + (random() % 8) * 128;
+            UsmAllocation allocation;
+            allocation.base = at(base);
+            allocation.size = 1 + random() % (length * slot - (base - origin - first * slot));
+            allocation.kind = static_cast<UsmKind>(random() % 3);
+            allocation.flags = random() % 8;
+            allocation.owner = reinterpret_cast<const void*>(random() % 4 * 64);
+            registry.insert(allocation);
+            model[base] = allocation;
+        } else if (!model.empty()) {
+            auto it = model.lower_bound(origin + first * slot);
+            if (it == model.end())
+                it = model.begin();
+            const UsmAllocation allocation = it->second;
+            // An interior address is not a base: nothing is erased.
+            if (allocation.size > 1)
+                CHECK_FALSE(registry.erase(allocation.base + 1).has_value());
+            const auto erased = registry.erase(allocation.base);
+            REQUIRE(erased.has_value());
+            CHECK(erased->size == allocation.size);
+            CHECK_FALSE(registry.erase(allocation.base).has_value());
+            const auto begin = (reinterpret_cast<std::uintptr_t>(allocation.base) - origin) / slot;
+            const auto end =
+                (reinterpret_cast<std::uintptr_t>(allocation.base) + allocation.size - 1 - origin) /
+                    slot +
+                1;
+            for (auto i = begin; i < end; ++i)
+                used[i] = false;
+            model.erase(it);
+        }
+        const std::uintptr_t probe = origin + random() % (slots * slot);
+        check(probe);
+        if (!model.empty() && step % 16 == 0) {
+            auto it = model.lower_bound(probe);
+            if (it == model.end())
+                it = model.begin();
+            const auto base = reinterpret_cast<std::uintptr_t>(it->second.base);
+            check(base);
+            check(base + it->second.size - 1);
+            check(base + it->second.size); // one past the end
+            check(base - 1);
+        }
+    }
+    REQUIRE(registry.size() == model.size());
+    for (const auto& [base, allocation] : model)
+        REQUIRE(registry.find_base(at(base)).has_value());
+    const auto all = registry.take_all();
+    CHECK(all.size() == model.size());
+    CHECK(registry.size() == 0);
+    CHECK_FALSE(registry.find(at(origin + slot)).has_value());
+}
+
+TEST_CASE("UsmRegistry bookkeeping stays small per allocation", "[usm]") {
+    UsmRegistry registry;
+    constexpr unsigned count = 100000;
+    for (unsigned i = 0; i < count; ++i) {
+        UsmAllocation allocation;
+        allocation.base = at(0x1000'0000 + std::uintptr_t(i) * 256);
+        allocation.size = 200;
+        registry.insert(allocation);
+    }
+    const double per_allocation = double(registry.bookkeeping_bytes()) / count;
+    INFO(per_allocation << " bytes per allocation");
+    // The record (40 bytes) and its share of the index.
+    CHECK(per_allocation < 96);
+}
+
+TEST_CASE("DevicePool hands out aligned, disjoint, usable ranges", "[usm]") {
+    std::mt19937_64 random(usmcl::test::seed());
+    DevicePool pool(std::size_t(1) << 30, {});
+    REQUIRE(pool.usage().reserved > 0);
+    std::map<std::byte*, std::size_t> live;
+    for (int step = 0; step < 20000; ++step) {
+        if (live.empty() || random() % 2) {
+            const std::size_t alignment = std::size_t(1) << (random() % 8); // 1..128
+            const std::size_t size = 1 + random() % (random() % 8 == 0 ? (4u << 20) : 4096);
+            std::byte* p = pool.allocate(size, alignment);
+            REQUIRE(p != nullptr);
+            CHECK(reinterpret_cast<std::uintptr_t>(p) % alignment == 0);
+            CHECK(pool.owns(p));
+            auto next = live.lower_bound(p);
+            if (next != live.end())
+                REQUIRE(p + size <= next->first);
+            if (next != live.begin()) {
+                auto previous = std::prev(next);
+                REQUIRE(previous->first + previous->second <= p);
+            }
+            p[0] = std::byte{1};
+            p[size - 1] = std::byte{2};
+            live[p] = size;
+        } else {
+            auto it = std::next(live.begin(), static_cast<long>(random() % live.size()));
+            if (it->second > 1)
+                CHECK_FALSE(pool.free(it->first + 1));
+            CHECK(pool.free(it->first));
+            CHECK_FALSE(pool.free(it->first)); // twice
+            live.erase(it);
+        }
+    }
+    for (const auto& [p, size] : live)
+        CHECK(pool.free(p));
+    CHECK(pool.usage().in_use == 0);
+    int outside = 0;
+    CHECK_FALSE(pool.free(reinterpret_cast<std::byte*>(&outside)));
+}
