@@ -1,0 +1,94 @@
+// usm_bench: what the parent (usm_bench.cpp) and the children
+// (usm_children.cpp) share: sizes, timing, errors.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <type_traits>
+
+namespace usm_bench {
+
+using Clock = std::chrono::steady_clock;
+
+inline constexpr size_t KiB = 1024;
+inline constexpr size_t MiB = 1024 * KiB;
+inline constexpr size_t GiB = 1024 * MiB;
+
+// Allocation sizes of part 1.
+inline constexpr size_t alloc_sizes[] = {64, 4 * KiB, 64 * KiB, 1 * MiB, 16 * MiB};
+// Live allocations of part 2.
+inline constexpr size_t lookup_counts[] = {1000, 100000};
+// Live allocations of part 4's bookkeeping.
+inline constexpr size_t bookkeeping_count = 100000;
+// Part 4's resident-memory check: this many bytes in allocations of this size.
+inline constexpr size_t touch_total = 1 * GiB;
+inline constexpr size_t touch_chunk = 16 * MiB;
+
+inline double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string human(size_t bytes);
+size_t parse_size(const char* text);
+
+// An OpenCL call failed: the message goes to stderr, the process exits with 2.
+[[noreturn]] void die(const char* what, int status);
+// Wrong data or another error that is not an OpenCL status: exits with 3.
+[[noreturn]] void fail(const char* what);
+
+#define CL_CHECK(call)                                                                             \
+    do {                                                                                           \
+        const cl_int status_ = (call);                                                             \
+        if (status_ != CL_SUCCESS)                                                                 \
+            ::usm_bench::die(#call, status_);                                                      \
+    } while (0)
+
+// Seconds per operation: the best of 7 batches, each of at least 3
+// operations and 20 ms (interference from other processes only adds time).
+// With a reference, its batches alternate with the operation's, so that both
+// see the same conditions; *reference_time gets its best.
+template <typename Operation, typename Reference = std::nullptr_t>
+double time_per_op(Operation&& operation, Reference reference = nullptr,
+                   double* reference_time = nullptr) {
+    constexpr int batches = 7;
+    auto batch_size = [](auto& run) {
+        run(); // warm-up: first touch, lazy allocation
+        const auto probe = Clock::now();
+        run();
+        const double once = std::max(seconds_since(probe), 1e-9);
+        return std::clamp<size_t>(static_cast<size_t>(0.02 / once), 3, 1000000);
+    };
+    auto batch = [](auto& run, size_t count) {
+        const auto start = Clock::now();
+        for (size_t i = 0; i < count; ++i)
+            run();
+        return seconds_since(start) / static_cast<double>(count);
+    };
+    const size_t count = batch_size(operation);
+    constexpr bool with_reference = !std::is_same_v<Reference, std::nullptr_t>;
+    size_t reference_count = 0;
+    if constexpr (with_reference)
+        reference_count = batch_size(reference);
+    double best = 1e30, reference_best = 1e30;
+    for (int i = 0; i < batches; ++i) {
+        if constexpr (with_reference)
+            reference_best = std::min(reference_best, batch(reference, reference_count));
+        best = std::min(best, batch(operation, count));
+    }
+    if (reference_time)
+        *reference_time = reference_best;
+    return best;
+}
+
+// The children; each prints lines the parent parses and returns the exit
+// status.
+int child_alloc();
+int child_lookup(unsigned long long seed);
+int child_bandwidth(size_t max_size, unsigned long long seed);
+int child_memory(unsigned long long seed);
+
+} // namespace usm_bench
