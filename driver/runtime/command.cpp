@@ -1,5 +1,6 @@
 #include "runtime/command.hpp"
 
+#include "runtime/spin.hpp"
 #include "support/clock.hpp"
 
 #include <utility>
@@ -130,6 +131,12 @@ bool Command::finish(cl_int status) {
 
 cl_int Command::wait() const {
     cl_int current = status_.load(std::memory_order_acquire);
+    if (current <= CL_COMPLETE)
+        return current;
+    // A short command finishes sooner than a sleeping thread wakes up.
+    if (spin_until([&] { return status_.load(std::memory_order_acquire) <= CL_COMPLETE; }))
+        return status_.load(std::memory_order_acquire);
+    current = status_.load(std::memory_order_acquire);
     while (current > CL_COMPLETE) {
         status_.wait(current, std::memory_order_acquire);
         current = status_.load(std::memory_order_acquire);

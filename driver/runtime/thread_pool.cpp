@@ -1,5 +1,6 @@
 #include "runtime/thread_pool.hpp"
 
+#include "runtime/spin.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -13,6 +14,8 @@ struct ThreadPool::State {
     std::condition_variable wake;
     std::deque<std::function<void()>> tasks;
     bool stopping = false;
+    unsigned sleeping = 0;         // workers blocked on wake (under mutex)
+    std::atomic<size_t> queued{0}; // tasks.size(), readable without the lock
 };
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> pin)
@@ -47,21 +50,37 @@ void ThreadPool::post(Command& command) {
 }
 
 void ThreadPool::post(std::function<void()> task) {
+    bool wake = false;
     {
         std::lock_guard lock(state_->mutex);
         state_->tasks.push_back(std::move(task));
+        state_->queued.store(state_->tasks.size(), std::memory_order_release);
+        wake = state_->sleeping > 0;
     }
-    state_->wake.notify_one();
+    // A worker that is still spinning takes the task without a wake-up.
+    if (wake)
+        state_->wake.notify_one();
 }
 
 void ThreadPool::work(const std::shared_ptr<State>& state) {
     std::unique_lock lock(state->mutex);
     for (;;) {
-        state->wake.wait(lock, [&] { return state->stopping || !state->tasks.empty(); });
+        if (state->tasks.empty() && !state->stopping) {
+            // Before sleeping, watch the queue for a short while: a command
+            // posted right after the last one then starts without the cost
+            // of waking a sleeping thread (tens of microseconds).
+            lock.unlock();
+            spin_until([&] { return state->queued.load(std::memory_order_acquire) != 0; });
+            lock.lock();
+            ++state->sleeping;
+            state->wake.wait(lock, [&] { return state->stopping || !state->tasks.empty(); });
+            --state->sleeping;
+        }
         if (state->tasks.empty())
             return; // stopping, nothing left
         std::function<void()> task = std::move(state->tasks.front());
         state->tasks.pop_front();
+        state->queued.store(state->tasks.size(), std::memory_order_release);
         lock.unlock();
         task();
         task = nullptr; // drop what the task held before taking the lock

@@ -1,0 +1,46 @@
+// Busy-waiting for a short while before a thread goes to sleep: waking a
+// sleeping thread costs tens of microseconds, more than most commands take.
+#pragma once
+
+#include "support/clock.hpp"
+
+#include <cstdint>
+#include <thread>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace usmcl::runtime {
+
+// How long a thread watches for work or completion before it sleeps.
+inline constexpr std::uint64_t spin_ns = 30'000;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#else
+    std::this_thread::yield();
+#endif
+}
+
+// Polls done() for up to spin_ns; true as soon as it holds. Yields the
+// processor now and then so a spinning thread never starves the one it
+// waits for on a busy machine.
+template <class Done>
+bool spin_until(Done&& done) {
+    const std::uint64_t deadline = support::monotonic_ns() + spin_ns;
+    for (unsigned round = 1;; ++round) {
+        for (int i = 0; i < 64; ++i) {
+            if (done())
+                return true;
+            cpu_relax();
+        }
+        if (support::monotonic_ns() > deadline)
+            return false;
+        if (round % 16 == 0)
+            std::this_thread::yield();
+    }
+}
+
+} // namespace usmcl::runtime
