@@ -1,9 +1,18 @@
 #include "memory/usm_registry.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 namespace usmcl::memory {
 namespace {
+
+// Room for one more element, growing geometrically (reserve(size + 1) would
+// reallocate on every call). May throw; the vector is unchanged then.
+template <class T>
+void make_room(std::vector<T>& items) {
+    if (items.size() == items.capacity())
+        items.reserve(std::max<std::size_t>(16, 2 * items.capacity()));
+}
 
 std::uint64_t key_of(const void* address) {
     return reinterpret_cast<std::uintptr_t>(address);
@@ -26,7 +35,7 @@ void UsmRegistry::insert(const UsmAllocation& allocation) {
         free_slots_.pop_back();
     } else {
         if ((used_slots_ & (chunk_size - 1)) == 0) {
-            chunks_.reserve(chunks_.size() + 1);
+            make_room(chunks_);
             chunks_.push_back(std::make_unique<Record[]>(chunk_size));
         }
         slot = used_slots_++;
@@ -39,7 +48,7 @@ std::optional<UsmAllocation> UsmRegistry::erase(const void* base) {
     std::unique_lock lock(mutex_);
     if (index_.find(key_of(base)) == bufalloc::AddressIndex::absent)
         return std::nullopt;
-    free_slots_.reserve(free_slots_.size() + 1); // may throw; nothing changed yet
+    make_room(free_slots_); // may throw; nothing changed yet
     const Slot slot = index_.erase(key_of(base));
     free_slots_.push_back(slot);
     return allocation_of(key_of(base), record(slot));
