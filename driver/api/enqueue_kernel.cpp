@@ -55,7 +55,11 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
                 "the program is not built for the queue's device");
     USMCL_CHECK(work_dim >= 1 && work_dim <= 3, CL_INVALID_WORK_DIMENSION,
                 "work_dim is not 1, 2 or 3");
-    USMCL_CHECK(global_work_size, CL_INVALID_GLOBAL_WORK_SIZE, "global_work_size is NULL");
+    // A NULL global size, like a 0 in any dimension, is a command that runs
+    // nothing (OpenCL 2.1 and later; the error is deprecated).
+    static constexpr size_t no_work_items[3] = {0, 0, 0};
+    if (!global_work_size)
+        global_work_size = no_work_items;
     const kc::KernelInfo& info = kernel->info();
     const core::DeviceDescription& d = queue.device().description();
 

@@ -192,6 +192,9 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
         USMCL_TRY(devices.status());
         USMCL_CHECK(pfn_notify || !user_data, CL_INVALID_VALUE, "user_data without pfn_notify");
         USMCL_CHECK(!object->has_kernels(), CL_INVALID_OPERATION, "kernels of the program exist");
+        // Only programs created from source or binaries are built.
+        USMCL_CHECK(!object->from_link(), CL_INVALID_OPERATION,
+                    "the program was created by clLinkProgram");
         std::string error;
         const std::string text = options_of(options);
         USMCL_CHECK(core::compiler().checkCompileOptions(text, error), CL_INVALID_BUILD_OPTIONS,

@@ -85,8 +85,17 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
                 joined += (joined.empty() ? "" : ";") + name;
             return out.string(joined);
         }
-        case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT: return out.boolean(false);
-        case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: return out.boolean(false);
+        case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+        case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
+            // Asked of a built executable only; OpenCL C has no program-scope
+            // constructors or destructors.
+            bool built = false;
+            for (core::Device* device : object->devices())
+                built |= object->executable_for(*device).has_value();
+            USMCL_CHECK(built, CL_INVALID_PROGRAM_EXECUTABLE,
+                        "no executable has been built for a device of the program");
+            return out.boolean(false);
+        }
         default: return {CL_INVALID_VALUE, "unknown cl_program_info"};
         }
     });
@@ -105,7 +114,9 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
         InfoWriter out(param_value_size, param_value, param_value_size_ret);
         switch (param_name) {
         case CL_PROGRAM_BUILD_STATUS: return out.scalar<cl_build_status>(build->status);
-        case CL_PROGRAM_BUILD_OPTIONS: return out.string(build->options);
+        // Empty until a build, compile or link has run for the device.
+        case CL_PROGRAM_BUILD_OPTIONS:
+            return out.string(build->status == CL_BUILD_NONE ? std::string() : build->options);
         case CL_PROGRAM_BUILD_LOG: return out.string(build->log);
         case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(build->binary_type);
         case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return out.scalar<size_t>(0);

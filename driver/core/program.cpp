@@ -224,6 +224,7 @@ Status Program::compile(const std::vector<Device*>& devices, const std::string& 
 void Program::set_linked(const std::vector<Device*>& devices, const std::string& options,
                          std::shared_ptr<const kc::Module> module, const std::string& log,
                          bool success) {
+    from_link_.store(true);
     std::shared_ptr<const kc::NativeProgram> native;
     std::string full_log = log;
     if (success && module && module->kind() == kc::ModuleKind::Executable) {

@@ -64,6 +64,8 @@ public:
     Status compile(const std::vector<Device*>& devices, const std::string& options,
                    const std::vector<kc::Header>& headers);
     // Adopts a linked module for devices (clLinkProgram's result).
+    // Such a program cannot be built (clBuildProgram: CL_INVALID_OPERATION).
+    bool from_link() const { return from_link_.load(); }
     void set_linked(const std::vector<Device*>& devices, const std::string& options,
                     std::shared_ptr<const kc::Module> module, const std::string& log, bool success);
 
@@ -89,6 +91,7 @@ private:
     mutable std::mutex mutex_;
     std::vector<DeviceBuild> builds_;
     std::atomic<bool> building_{false};
+    std::atomic<bool> from_link_{false};
     std::atomic<int> kernels_{0};
     std::vector<std::pair<ProgramNotify, void*>> release_callbacks_;
 };
