@@ -5,7 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace usmcl::runtime {
 
@@ -121,6 +126,8 @@ namespace {
 // Below this, one thread copies faster than several start.
 constexpr size_t split_threshold = 8u << 20;
 constexpr size_t chunk_size = 2u << 20;
+// Above this, pattern fills use non-temporal stores.
+constexpr size_t stream_threshold = 32u << 20;
 
 } // namespace
 
@@ -138,14 +145,63 @@ void parallel_copy(ThreadPool& pool, void* destination, const void* source, size
     });
 }
 
+namespace {
+
+// Fills [out, out + length) with 128-byte lines of the pattern held in
+// vector registers: stores only, no copy reading the destination back. With
+// non_temporal the stores bypass the caches, as memset's do for large sizes.
+// out is 16-byte aligned and a multiple of 128 bytes past the start of the
+// fill (the pattern's phase is 0 there).
+void fill_lines(char* out, const char* pattern, size_t pattern_size, size_t length,
+                bool non_temporal) {
+    alignas(16) char line[128];
+    for (size_t i = 0; i < sizeof line; ++i)
+        line[i] = pattern[i % pattern_size];
+    const size_t lines = length / sizeof line;
+#if defined(__SSE2__)
+    __m128i parts[8];
+    for (int j = 0; j < 8; ++j)
+        parts[j] = _mm_load_si128(reinterpret_cast<const __m128i*>(line) + j);
+    for (size_t l = 0; l < lines; ++l) {
+        auto* target = reinterpret_cast<__m128i*>(out + l * sizeof line);
+        if (non_temporal) {
+            for (int j = 0; j < 8; ++j)
+                _mm_stream_si128(target + j, parts[j]);
+        } else {
+            for (int j = 0; j < 8; ++j)
+                _mm_store_si128(target + j, parts[j]);
+        }
+    }
+    if (non_temporal)
+        _mm_sfence();
+#else
+    (void)non_temporal;
+    for (size_t l = 0; l < lines; ++l)
+        std::memcpy(out + l * sizeof line, line, sizeof line);
+#endif
+    std::memcpy(out + lines * sizeof line, line, length % sizeof line);
+}
+
+} // namespace
+
 void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, size_t pattern_size,
                    size_t size) {
+    // From a 16-byte aligned start, whole lines of the pattern (chunks start
+    // at multiples of 128 bytes, where the pattern's phase is 0). Fills
+    // larger than a last-level cache stream; smaller ones stay in the cache,
+    // where a kernel finds them.
+    const bool by_lines = reinterpret_cast<std::uintptr_t>(destination) % 16 == 0;
+    const bool streaming = size >= stream_threshold;
     auto fill = [&](size_t begin, size_t length) {
         auto* out = static_cast<char*>(destination) + begin;
         if (length == 0)
             return;
         if (pattern_size == 1) {
             std::memset(out, *static_cast<const unsigned char*>(pattern), length);
+            return;
+        }
+        if (by_lines) {
+            fill_lines(out, static_cast<const char*>(pattern), pattern_size, length, streaming);
             return;
         }
         // The pattern once, doubled up to a block, then the block over and
