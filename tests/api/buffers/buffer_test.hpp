@@ -4,7 +4,7 @@
 // copies of the Rect entry points.
 #pragma once
 
-#include "cl_test.hpp"
+#include "cl_handles.hpp"
 
 #include <algorithm>
 #include <array>
@@ -26,40 +26,12 @@ namespace buffer_test {
 using namespace std::chrono_literals;
 using Bytes = std::vector<unsigned char>;
 
-// How long a test waits for something that should happen soon before it
-// calls it a hang.
-constexpr std::chrono::seconds hang_limit{20};
-
-struct MemReleaser {
-    void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemReleaser>;
-
-struct QueueReleaser {
-    void operator()(cl_command_queue queue) const { clReleaseCommandQueue(queue); }
-};
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueReleaser>;
-
-struct EventReleaser {
-    void operator()(cl_event event) const { clReleaseEvent(event); }
-};
-using EventPtr = std::unique_ptr<std::remove_pointer_t<cl_event>, EventReleaser>;
-
-inline QueuePtr make_queue(cl_context context, cl_device_id device) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-    REQUIRE_OK(error);
-    REQUIRE(queue != nullptr);
-    return QueuePtr(queue);
-}
-
-inline EventPtr make_user_event(cl_context context) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_event event = clCreateUserEvent(context, &error);
-    REQUIRE_OK(error);
-    REQUIRE(event != nullptr);
-    return EventPtr(event);
-}
+using cl_test::EventPtr;
+using cl_test::hang_limit;
+using cl_test::make_queue;
+using cl_test::make_user_event;
+using cl_test::MemPtr;
+using cl_test::QueuePtr;
 
 // A context on the root device with one in-order queue.
 struct Fixture {

@@ -4,7 +4,7 @@
 // read back into host vectors, kernel arguments, launches and bounded waits.
 #pragma once
 
-#include "cl_test.hpp"
+#include "cl_handles.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -22,60 +22,20 @@ namespace kernel_test {
 
 using namespace std::chrono_literals;
 
-// How long a test waits for something that should happen soon before it
-// calls it a hang.
-constexpr std::chrono::seconds hang_limit{20};
-
-struct QueueReleaser {
-    void operator()(cl_command_queue queue) const { clReleaseCommandQueue(queue); }
-};
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueReleaser>;
-
-struct EventReleaser {
-    void operator()(cl_event event) const { clReleaseEvent(event); }
-};
-using EventPtr = std::unique_ptr<std::remove_pointer_t<cl_event>, EventReleaser>;
-
-struct MemReleaser {
-    void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemReleaser>;
-
-struct ProgramReleaser {
-    void operator()(cl_program program) const { clReleaseProgram(program); }
-};
-using ProgramPtr = std::unique_ptr<std::remove_pointer_t<cl_program>, ProgramReleaser>;
-
-struct KernelReleaser {
-    void operator()(cl_kernel kernel) const { clReleaseKernel(kernel); }
-};
-using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelReleaser>;
-
-inline QueuePtr make_queue(cl_context context, cl_device_id device) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-    REQUIRE_OK(error);
-    REQUIRE(queue != nullptr);
-    return QueuePtr(queue);
-}
-
-inline EventPtr make_user_event(cl_context context) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_event event = clCreateUserEvent(context, &error);
-    REQUIRE_OK(error);
-    REQUIRE(event != nullptr);
-    return EventPtr(event);
-}
-
-// A program from one source string (not built).
-inline ProgramPtr create_program(cl_context context, const std::string& source) {
-    const char* text = source.c_str();
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &error);
-    REQUIRE_OK(error);
-    REQUIRE(program != nullptr);
-    return ProgramPtr(program);
-}
+using cl_test::build;
+using cl_test::build_program;
+using cl_test::create_program;
+using cl_test::event_status;
+using cl_test::EventPtr;
+using cl_test::hang_limit;
+using cl_test::KernelPtr;
+using cl_test::make_kernel;
+using cl_test::make_queue;
+using cl_test::make_user_event;
+using cl_test::MemPtr;
+using cl_test::ProgramPtr;
+using cl_test::QueuePtr;
+using cl_test::wait_bounded;
 
 // A string answer of clGetProgramBuildInfo; its size counts the NUL exactly.
 inline std::string build_info_string(cl_program program, cl_device_id device,
@@ -126,37 +86,6 @@ T program_info(cl_program program, cl_program_info param) {
 
 inline std::string program_info_string(cl_program program, cl_program_info param) {
     return cl_test::info_string(clGetProgramInfo, program, param);
-}
-
-// Builds program for device; fails the test with the build log otherwise.
-inline void build(cl_program program, cl_device_id device, const char* options = nullptr) {
-    const cl_int built = clBuildProgram(program, 1, &device, options, nullptr, nullptr);
-    if (built != CL_SUCCESS) {
-        size_t size = 0;
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-        std::string log(size, '\0');
-        if (size > 0)
-            clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-        INFO("build log:\n" << log);
-        REQUIRE_CL(built, CL_SUCCESS);
-    }
-}
-
-// A program built from source for device.
-inline ProgramPtr build_program(cl_context context, cl_device_id device, const std::string& source,
-                                const char* options = nullptr) {
-    ProgramPtr program = create_program(context, source);
-    build(program.get(), device, options);
-    return program;
-}
-
-inline KernelPtr make_kernel(cl_program program, const char* name) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_kernel kernel = clCreateKernel(program, name, &error);
-    INFO("kernel " << name);
-    REQUIRE_OK(error);
-    REQUIRE(kernel != nullptr);
-    return KernelPtr(kernel);
 }
 
 // The kernel names of CL_PROGRAM_KERNEL_NAMES (';'-separated), as a set.
@@ -286,25 +215,6 @@ inline void run(cl_command_queue queue, cl_kernel kernel, cl_uint dims, const si
 
 inline void run_1d(cl_command_queue queue, cl_kernel kernel, size_t global, size_t local = 0) {
     run(queue, kernel, 1, &global, local ? &local : nullptr);
-}
-
-// The execution status of event.
-inline cl_int event_status(cl_event event) {
-    cl_int status = CL_QUEUED;
-    REQUIRE_OK(
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
-    return status;
-}
-
-// Waits (polling) until event is complete or failed; false after hang_limit.
-inline bool wait_bounded(cl_event event) {
-    const auto deadline = std::chrono::steady_clock::now() + hang_limit;
-    while (event_status(event) > CL_COMPLETE) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
 }
 
 // Waits (polling) until counter reaches at least value; false after hang_limit.

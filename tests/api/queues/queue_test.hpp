@@ -3,7 +3,7 @@
 // instead of hanging it) and typed queries.
 #pragma once
 
-#include "cl_test.hpp"
+#include "cl_handles.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -22,40 +22,14 @@ namespace queue_test {
 using namespace std::chrono_literals;
 using cl_test::ContextPtr;
 
-// How long a test waits for something that should happen at once before it
-// calls it a hang.
-constexpr std::chrono::seconds hang_limit{20};
-
-struct QueueReleaser {
-    void operator()(cl_command_queue queue) const { clReleaseCommandQueue(queue); }
-};
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueReleaser>;
-
-struct EventReleaser {
-    void operator()(cl_event event) const { clReleaseEvent(event); }
-};
-using EventPtr = std::unique_ptr<std::remove_pointer_t<cl_event>, EventReleaser>;
+using cl_test::EventPtr;
+using cl_test::hang_limit;
+using cl_test::make_queue;
+using cl_test::make_user_event;
+using cl_test::QueuePtr;
 
 inline ContextPtr make_context(cl_device_id device) {
     return cl_test::make_context({device});
-}
-
-inline QueuePtr make_queue(cl_context context, cl_device_id device,
-                           cl_command_queue_properties properties = 0) {
-    const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, list, &error);
-    REQUIRE_OK(error);
-    REQUIRE(queue != nullptr);
-    return QueuePtr(queue);
-}
-
-inline EventPtr make_user_event(cl_context context) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_event event = clCreateUserEvent(context, &error);
-    REQUIRE_OK(error);
-    REQUIRE(event != nullptr);
-    return EventPtr(event);
 }
 
 // A scalar clGet*Info answer whose size must be exactly sizeof(T).

@@ -282,10 +282,7 @@ TEST_CASE("clEnqueueNativeKernel runs the function on a copy of args", "[enqueue
 
 namespace {
 
-struct MemReleaser {
-    void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemReleaser>;
+using cl_test::MemPtr;
 
 MemPtr make_buffer(cl_context context, std::vector<int>& contents) {
     cl_int error = CL_OUT_OF_RESOURCES;

@@ -1,10 +1,10 @@
 // Helpers of the USM tests: the extension's functions looked up as
-// applications look them up (clGetExtensionFunctionAddressForPlatform), a
-// context with one queue, owning handles, program building and bounded
-// waits.
+// applications look them up (clGetExtensionFunctionAddressForPlatform) and a
+// context with one queue; owning handles, program building and bounded waits
+// come from cl_handles.hpp.
 #pragma once
 
-#include "cl_test.hpp"
+#include "cl_handles.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -18,10 +18,6 @@
 namespace usm_test {
 
 using namespace std::chrono_literals;
-
-// How long a test waits for something that should happen soon before it
-// calls it a hang.
-constexpr std::chrono::seconds hang_limit{20};
 
 // The functions of cl_intel_unified_shared_memory, with the typedefs of
 // CL/cl_ext.h.
@@ -66,97 +62,18 @@ inline Usm load_usm(cl_platform_id platform) {
     return usm;
 }
 
-struct QueueReleaser {
-    void operator()(cl_command_queue queue) const { clReleaseCommandQueue(queue); }
-};
-using QueuePtr = std::unique_ptr<std::remove_pointer_t<cl_command_queue>, QueueReleaser>;
-
-struct EventReleaser {
-    void operator()(cl_event event) const { clReleaseEvent(event); }
-};
-using EventPtr = std::unique_ptr<std::remove_pointer_t<cl_event>, EventReleaser>;
-
-struct MemReleaser {
-    void operator()(cl_mem mem) const { clReleaseMemObject(mem); }
-};
-using MemPtr = std::unique_ptr<std::remove_pointer_t<cl_mem>, MemReleaser>;
-
-struct ProgramReleaser {
-    void operator()(cl_program program) const { clReleaseProgram(program); }
-};
-using ProgramPtr = std::unique_ptr<std::remove_pointer_t<cl_program>, ProgramReleaser>;
-
-struct KernelReleaser {
-    void operator()(cl_kernel kernel) const { clReleaseKernel(kernel); }
-};
-using KernelPtr = std::unique_ptr<std::remove_pointer_t<cl_kernel>, KernelReleaser>;
-
-inline QueuePtr make_queue(cl_context context, cl_device_id device,
-                           cl_command_queue_properties properties = 0) {
-    const cl_queue_properties list[] = {CL_QUEUE_PROPERTIES, properties, 0};
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_command_queue queue =
-        clCreateCommandQueueWithProperties(context, device, properties ? list : nullptr, &error);
-    REQUIRE_OK(error);
-    REQUIRE(queue != nullptr);
-    return QueuePtr(queue);
-}
-
-inline EventPtr make_user_event(cl_context context) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_event event = clCreateUserEvent(context, &error);
-    REQUIRE_OK(error);
-    REQUIRE(event != nullptr);
-    return EventPtr(event);
-}
-
-// Builds source for device; fails the test with the build log otherwise.
-inline ProgramPtr build_program(cl_context context, cl_device_id device, const std::string& source,
-                                const char* options = "") {
-    const char* text = source.c_str();
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &error);
-    REQUIRE_OK(error);
-    ProgramPtr owned(program);
-    const cl_int built = clBuildProgram(program, 1, &device, options, nullptr, nullptr);
-    if (built != CL_SUCCESS) {
-        size_t size = 0;
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-        std::string log(size, '\0');
-        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-        INFO("build log:\n" << log);
-        REQUIRE_CL(built, CL_SUCCESS);
-    }
-    return owned;
-}
-
-inline KernelPtr make_kernel(cl_program program, const char* name) {
-    cl_int error = CL_OUT_OF_RESOURCES;
-    cl_kernel kernel = clCreateKernel(program, name, &error);
-    INFO(name);
-    REQUIRE_OK(error);
-    REQUIRE(kernel != nullptr);
-    return KernelPtr(kernel);
-}
-
-// The execution status of event.
-inline cl_int event_status(cl_event event) {
-    cl_int status = CL_QUEUED;
-    REQUIRE_OK(
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
-    return status;
-}
-
-// Waits (polling) until event is complete or failed; false after hang_limit.
-inline bool wait_bounded(cl_event event) {
-    const auto deadline = std::chrono::steady_clock::now() + hang_limit;
-    while (event_status(event) > CL_COMPLETE) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
-}
+using cl_test::build_program;
+using cl_test::event_status;
+using cl_test::EventPtr;
+using cl_test::hang_limit;
+using cl_test::KernelPtr;
+using cl_test::make_kernel;
+using cl_test::make_queue;
+using cl_test::make_user_event;
+using cl_test::MemPtr;
+using cl_test::ProgramPtr;
+using cl_test::QueuePtr;
+using cl_test::wait_bounded;
 
 // A context on the root device with one in-order queue, and the USM
 // functions.
