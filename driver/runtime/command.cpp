@@ -133,8 +133,13 @@ cl_int Command::wait() const {
     cl_int current = status_.load(std::memory_order_acquire);
     if (current <= CL_COMPLETE)
         return current;
-    // A short command finishes sooner than a sleeping thread wakes up.
-    if (spin_until([&] { return status_.load(std::memory_order_acquire) <= CL_COMPLETE; }))
+    // A short command finishes sooner than a sleeping thread wakes up; one
+    // that is running already is watched a little longer.
+    auto done = [&] { return status_.load(std::memory_order_acquire) <= CL_COMPLETE; };
+    if (spin_until(done))
+        return status_.load(std::memory_order_acquire);
+    if (status_.load(std::memory_order_acquire) == CL_RUNNING &&
+        spin_until(done, running_spin_ns - spin_ns))
         return status_.load(std::memory_order_acquire);
     current = status_.load(std::memory_order_acquire);
     while (current > CL_COMPLETE) {

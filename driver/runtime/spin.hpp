@@ -15,6 +15,10 @@ namespace usmcl::runtime {
 
 // How long a thread watches for work or completion before it sleeps.
 inline constexpr std::uint64_t spin_ns = 30'000;
+// How long a thread waiting for a command that is already running watches
+// it: long enough for a copy of a few MiB, whose waiter would otherwise
+// sleep and take a wake-up (and the worker's next command another).
+inline constexpr std::uint64_t running_spin_ns = 250'000;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -24,12 +28,12 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls done() for up to spin_ns; true as soon as it holds. Yields the
+// Polls done() for up to budget_ns; true as soon as it holds. Yields the
 // processor now and then so a spinning thread never starves the one it
 // waits for on a busy machine.
 template <class Done>
-bool spin_until(Done&& done) {
-    const std::uint64_t deadline = support::monotonic_ns() + spin_ns;
+bool spin_until(Done&& done, std::uint64_t budget_ns = spin_ns) {
+    const std::uint64_t deadline = support::monotonic_ns() + budget_ns;
     for (unsigned round = 1;; ++round) {
         for (int i = 0; i < 64; ++i) {
             if (done())
