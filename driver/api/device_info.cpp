@@ -143,7 +143,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: return out.scalar<cl_device_atomic_capabilities>(caps::atomic_fence);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return out.boolean(caps::non_uniform_work_groups);
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.boolean(false);
-    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return out.boolean(false);
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return out.boolean(caps::generic_address_space);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: return out.scalar<cl_device_device_enqueue_capabilities>(0);
     case CL_DEVICE_PIPE_SUPPORT: return out.boolean(false);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(natives[4] ? natives[4] : 1);

@@ -5,22 +5,52 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 
+#include <string_view>
+
 namespace usmcl::core::capabilities {
+
+// Whether device_features.def switches the extension or OpenCL C feature on.
+constexpr bool extension_enabled(std::string_view wanted) {
+#define USMCL_DEVICE_EXTENSION(name, major, minor, patch, enabled)                                 \
+    if (wanted == #name)                                                                           \
+        return enabled;
+#include "core/device_features.def"
+    return false;
+}
+constexpr bool opencl_c_feature_enabled(std::string_view wanted) {
+#define USMCL_OPENCL_C_FEATURE(name, major, minor, patch, enabled)                                 \
+    if (wanted == #name)                                                                           \
+        return enabled;
+#include "core/device_features.def"
+    return false;
+}
 
 // Kernels compile in process (kernels-compiler/).
 inline constexpr bool compiler_available = true;
 inline constexpr bool image_support = false;
-inline constexpr bool fp64 = false;
+// Double precision (cl_khr_fp64 and __opencl_c_fp64 in device_features.def):
+// IEEE 754 binary64 on the host's FPU, FMA and denormals included.
+inline constexpr bool fp64 = true;
 // Host queues: in-order and out-of-order, with profiling.
 inline constexpr cl_command_queue_properties queue_on_host_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
-// The minimum OpenCL 3.0 allows until the builtins implement more.
+// Atomics (kernels-compiler/builtins/atomics.cl): every order and scope.
+// Work-items run on the host's threads in the process's address space, so
+// each atomic is the CPU's own at system scope, which serves every narrower
+// one; __opencl_c_atomic_* in device_features.def report the same.
+inline constexpr cl_device_atomic_capabilities atomic_orders = CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                                                               CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                                                               CL_DEVICE_ATOMIC_ORDER_SEQ_CST;
 inline constexpr cl_device_atomic_capabilities atomic_memory =
-    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+    atomic_orders | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP | CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+    CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES;
+// Fences also order a single work-item's accesses (work-item scope).
 inline constexpr cl_device_atomic_capabilities atomic_fence =
-    CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-    CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP;
+    atomic_memory | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
 inline constexpr bool non_uniform_work_groups = false;
+// Pointers without an address space (OpenCL C 3.0): follows the feature.
+inline constexpr bool generic_address_space =
+    opencl_c_feature_enabled("__opencl_c_generic_address_space");
 // cl_intel_unified_shared_memory, for every kind of allocation (host,
 // device, single- and cross-device shared, shared system): kernels run on
 // the host's threads in the process's address space, atomics are the CPU's
@@ -30,5 +60,27 @@ inline constexpr cl_bitfield usm_capabilities =
     CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
+
+// The queries and the lists must tell the same story.
+static_assert(fp64 == extension_enabled("cl_khr_fp64") &&
+                  fp64 == opencl_c_feature_enabled("__opencl_c_fp64"),
+              "cl_khr_fp64, __opencl_c_fp64 and fp64 go together");
+static_assert(((atomic_memory & CL_DEVICE_ATOMIC_ORDER_ACQ_REL) != 0) ==
+                  opencl_c_feature_enabled("__opencl_c_atomic_order_acq_rel"),
+              "__opencl_c_atomic_order_acq_rel");
+static_assert(((atomic_memory & CL_DEVICE_ATOMIC_ORDER_SEQ_CST) != 0) ==
+                  opencl_c_feature_enabled("__opencl_c_atomic_order_seq_cst"),
+              "__opencl_c_atomic_order_seq_cst");
+static_assert(((atomic_memory & CL_DEVICE_ATOMIC_SCOPE_DEVICE) != 0) ==
+                  opencl_c_feature_enabled("__opencl_c_atomic_scope_device"),
+              "__opencl_c_atomic_scope_device");
+static_assert(((atomic_memory & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) != 0) ==
+                  opencl_c_feature_enabled("__opencl_c_atomic_scope_all_devices"),
+              "__opencl_c_atomic_scope_all_devices");
+// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE and
+// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE answer 0 until they have real
+// values to give.
+static_assert(!opencl_c_feature_enabled("__opencl_c_program_scope_global_variables"),
+              "program-scope globals need their size queries first");
 
 } // namespace usmcl::core::capabilities
