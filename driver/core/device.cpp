@@ -1,7 +1,6 @@
 #include "core/device.hpp"
 
 #include "core/platform.hpp"
-#include "memory/device_pool.hpp"
 #include "runtime/thread_pool.hpp"
 #include "support/log.hpp"
 
@@ -35,9 +34,7 @@ runtime::ThreadPool& Device::pool() {
 
 memory::DevicePool& Device::usm_pool() {
     std::call_once(usm_pool_once_, [this] {
-        const memory::Domain& domain = *platform_.memory_domains()[memory_domain_];
-        usm_pool_ =
-            std::make_unique<memory::DevicePool>(description_.global_mem_size, domain.binder());
+        usm_pool_ = &platform_.usm_pool(memory_domain_, description_.global_mem_size);
     });
     return *usm_pool_;
 }

@@ -59,7 +59,8 @@ public:
     // Where the device's instances of memory objects live: the host domain,
     // or with USMCL_NUMA_DOMAINS=1 the domain of the one NUMA node it is on.
     memory::DomainId memory_domain() const { return memory_domain_; }
-    // The pool of the device's USM device allocations, created on first use.
+    // The pool of USM device allocations of the device's memory domain
+    // (shared with the other devices of the domain), created on first use.
     memory::DevicePool& usm_pool();
 
     // The processing-unit sets request would give, or the spec's error. A
@@ -81,7 +82,7 @@ private:
     std::once_flag pool_once_;
     std::unique_ptr<runtime::ThreadPool> pool_;
     std::once_flag usm_pool_once_;
-    std::unique_ptr<memory::DevicePool> usm_pool_;
+    memory::DevicePool* usm_pool_ = nullptr; // owned by the platform
 };
 
 } // namespace usmcl::core

@@ -26,6 +26,17 @@ Platform::Platform() {
     root_devices_.push_back(new Device(*this, topology, topology->allowed_pus(), nullptr, {}));
 }
 
+memory::DevicePool& Platform::usm_pool(memory::DomainId domain, size_t reserve_bytes) {
+    std::lock_guard lock(usm_pools_mutex_);
+    if (usm_pools_.size() < memory_domains_.size())
+        usm_pools_.resize(memory_domains_.size());
+    std::unique_ptr<memory::DevicePool>& pool = usm_pools_[domain];
+    if (!pool)
+        pool =
+            std::make_unique<memory::DevicePool>(reserve_bytes, memory_domains_[domain]->binder());
+    return *pool;
+}
+
 void Platform::create_memory_domains(const std::shared_ptr<const cpu::Topology>& topology) {
     memory_domains_.push_back(std::make_unique<memory::Domain>(0, "host", -1, nullptr));
     if (!topology || !support::config().numa_domains)

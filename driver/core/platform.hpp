@@ -3,9 +3,11 @@
 
 #include "core/device.hpp"
 #include "core/object.hpp"
+#include "memory/device_pool.hpp"
 #include "memory/domain.hpp"
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,10 @@ public:
     }
     // The domain of a NUMA node, or 0 (host) when nodes share host memory.
     memory::DomainId domain_of_numa_node(unsigned node) const;
+    // The pool of USM device allocations in a memory domain, created on
+    // first use with reserve_bytes of address space (the domain's memory).
+    // One pool per domain: sub-devices do not each reserve their own.
+    memory::DevicePool& usm_pool(memory::DomainId domain, size_t reserve_bytes);
     // Why there are no devices (hwloc could not read the machine), or empty.
     const std::string& load_error() const { return load_error_; }
 
@@ -52,6 +58,8 @@ private:
     void create_memory_domains(const std::shared_ptr<const cpu::Topology>& topology);
 
     std::vector<std::unique_ptr<memory::Domain>> memory_domains_;
+    std::mutex usm_pools_mutex_;
+    std::vector<std::unique_ptr<memory::DevicePool>> usm_pools_; // by domain
     std::vector<Device*> root_devices_;
     std::string load_error_;
 };
