@@ -75,6 +75,8 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
                     CL_INVALID_GLOBAL_OFFSET, "global offset + size overflows");
     }
     const bool has_reqd = info.ReqdWorkGroupSize[0] != 0;
+    // Without non-uniform work-groups the local size divides the global size.
+    const bool uniform_only = !kernel->non_uniform_work_groups();
     if (local_work_size) {
         std::uint64_t product = 1;
         for (cl_uint dim = 0; dim < work_dim; ++dim) {
@@ -89,15 +91,14 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
         for (cl_uint dim = 0; dim < work_dim; ++dim) {
             USMCL_CHECK(!has_reqd || local_work_size[dim] == info.ReqdWorkGroupSize[dim],
                         CL_INVALID_WORK_GROUP_SIZE, "the local size is not reqd_work_group_size");
-            // Without non-uniform work-groups the local size divides the global size.
-            USMCL_CHECK(global_work_size[dim] % local_work_size[dim] == 0,
+            USMCL_CHECK(!uniform_only || global_work_size[dim] % local_work_size[dim] == 0,
                         CL_INVALID_WORK_GROUP_SIZE,
-                        "the local size does not divide the global size");
+                        "the local size does not divide the global size (uniform work-groups)");
         }
     } else if (has_reqd) {
         for (cl_uint dim = 0; dim < work_dim; ++dim) {
             range.local_size[dim] = info.ReqdWorkGroupSize[dim];
-            USMCL_CHECK(global_work_size[dim] % range.local_size[dim] == 0,
+            USMCL_CHECK(!uniform_only || global_work_size[dim] % range.local_size[dim] == 0,
                         CL_INVALID_WORK_GROUP_SIZE,
                         "reqd_work_group_size does not divide the global size");
         }

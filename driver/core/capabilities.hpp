@@ -47,7 +47,9 @@ inline constexpr cl_device_atomic_capabilities atomic_memory =
 // Fences also order a single work-item's accesses (work-item scope).
 inline constexpr cl_device_atomic_capabilities atomic_fence =
     atomic_memory | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM;
-inline constexpr bool non_uniform_work_groups = false;
+// NDRanges whose global size is not a multiple of the local size end in
+// smaller work-groups (the launcher gives each group its own size).
+inline constexpr bool non_uniform_work_groups = true;
 // Pointers without an address space (OpenCL C 3.0): follows the feature.
 inline constexpr bool generic_address_space =
     opencl_c_feature_enabled("__opencl_c_generic_address_space");

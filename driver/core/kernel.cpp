@@ -13,7 +13,7 @@ Kernel::Kernel(Program& program, std::shared_ptr<const kc::Module> module,
 
 Kernel::Kernel(const Kernel& other)
     : Object(), program_(other.program_), info_(other.info_), function_(other.function_),
-      module_(other.module_) {
+      module_(other.module_), non_uniform_work_groups_(other.non_uniform_work_groups_) {
     std::lock_guard lock(other.mutex_);
     buffer_ = other.buffer_;
     arguments_ = other.arguments_;

@@ -22,6 +22,10 @@ public:
 
     Program& program() const { return *program_; }
     const kc::KernelInfo& info() const { return info_; }
+    // Whether an NDRange may end in smaller work-groups: the program was
+    // built as OpenCL C 2.0 or later without -cl-uniform-work-group-size.
+    bool non_uniform_work_groups() const { return non_uniform_work_groups_; }
+    void set_non_uniform_work_groups(bool allowed) { non_uniform_work_groups_ = allowed; }
     kc::WorkGroupFunction function() const { return function_; }
 
     struct Argument {
@@ -67,6 +71,7 @@ private:
     std::vector<Argument> arguments_;
     std::vector<const void*> usm_pointers_;
     unsigned indirect_kinds_ = 0;
+    bool non_uniform_work_groups_ = false;
 };
 
 } // namespace usmcl::core
