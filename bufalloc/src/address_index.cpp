@@ -29,7 +29,7 @@ AddressIndex::NodeIndex AddressIndex::descend(Key key, Path& path) const noexcep
 AddressIndex::Value AddressIndex::find(Key key) const noexcept {
     Path path;
     const Leaf& leaf = leaves_[descend(key, path)];
-    unsigned pos = find_key(leaf.keys.data(), leaf.count, key);
+    unsigned pos = find_key<leaf_capacity>(leaf.keys.data(), leaf.count, key);
     return pos == leaf.count ? absent : leaf.values[pos];
 }
 

@@ -11,7 +11,7 @@ AddressIndex::Value AddressIndex::erase(Key key) noexcept {
     Path path;
     NodeIndex leaf_index = descend(key, path);
     Leaf& leaf = leaves_[leaf_index];
-    unsigned pos = find_key(leaf.keys.data(), leaf.count, key);
+    unsigned pos = find_key<leaf_capacity>(leaf.keys.data(), leaf.count, key);
     if (pos == leaf.count) {
         return absent;
     }

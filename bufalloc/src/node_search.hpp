@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 
 namespace bufalloc::detail {
@@ -22,14 +23,18 @@ inline unsigned count_not_greater(const std::uint64_t* keys, unsigned count,
     return n;
 }
 
-// Position of key among the first `count` unordered keys, or count when absent.
-inline unsigned find_key(const std::uint64_t* keys, unsigned count, std::uint64_t key) noexcept {
-    for (unsigned i = 0; i < count; ++i) {
-        if (keys[i] == key) {
-            return i;
-        }
+// Position of key among the first `count` of `capacity` unordered keys, or count when absent.
+// Compares all `capacity` keys into a bit mask (no early exit to mispredict) and keeps the bits
+// below count: keys past count are stale.
+template <unsigned capacity>
+unsigned find_key(const std::uint64_t* keys, unsigned count, std::uint64_t key) noexcept {
+    static_assert(capacity <= 32);
+    std::uint32_t mask = 0;
+    for (unsigned i = 0; i < capacity; ++i) {
+        mask |= static_cast<std::uint32_t>(keys[i] == key) << i;
     }
-    return count;
+    mask &= static_cast<std::uint32_t>((std::uint64_t{1} << count) - 1);
+    return mask == 0 ? count : static_cast<unsigned>(std::countr_zero(mask));
 }
 
 // Opens a gap of one at `at` in the first `count` elements of `array`.

@@ -14,10 +14,26 @@ std::optional<Allocation> Region::lookup(std::uint64_t address) const noexcept {
         return std::nullopt;
     }
     const Block& block = pool_[entry.value];
-    if (address - block.address >= block.requested) {
+    BlockState state = state_of(block);
+    if (state.cached || address - block.address >= state.requested) {
         return std::nullopt;
     }
-    return Allocation{block.address, block.requested};
+    return Allocation{block.address, state.requested};
+}
+
+Region::BlockState Region::state_of(const Block& block) const noexcept {
+    std::size_t slot = map_.find(block.address);
+    if (slot == detail::AddressMap::npos) {
+        return {false, block.requested};
+    }
+    std::uint32_t tag = map_.tag(slot);
+    std::uint32_t requested = tag & ~cached_tag;
+    return {(tag & cached_tag) != 0, requested != 0 ? requested : block.requested};
+}
+
+// Free or cached: part of a free range once the cache is flushed.
+bool Region::unused(BlockIndex index) const noexcept {
+    return index != nil_block && (pool_[index].is_free() || state_of(pool_[index]).cached);
 }
 
 // The largest free block is in the highest non-empty size class; only that list is scanned.
@@ -30,19 +46,68 @@ std::uint64_t Region::largest_free() const noexcept {
     return largest;
 }
 
+// The maximal free ranges that contain cached blocks, as a flush would coalesce them: raises
+// `largest` to the largest of them and counts in `merges` the blocks that would merge into a
+// neighbour. Each range is walked once, from its first cached block. O(cached blocks): free
+// blocks are never adjacent, so at most one free block precedes a cached one in its range.
+void Region::cached_runs(std::uint64_t& largest, std::uint64_t& merges) const noexcept {
+    for (const CacheBin& bin : cache_) {
+        for (std::uint32_t i = 0; i < bin.count; ++i) {
+            BlockIndex index = bin.entries[i].index;
+            BlockIndex start = index;
+            BlockIndex prev = pool_[index].prev_phys;
+            if (prev != nil_block && !pool_[prev].is_free() && unused(prev)) {
+                continue;
+            }
+            if (prev != nil_block && pool_[prev].is_free()) {
+                BlockIndex before = pool_[prev].prev_phys;
+                if (unused(before)) { // free blocks are not adjacent: it is cached
+                    continue;
+                }
+                start = prev;
+            }
+            std::uint64_t bytes = 0;
+            std::uint64_t blocks = 0;
+            for (BlockIndex run = start; unused(run); run = pool_[run].next_phys) {
+                bytes += pool_[run].size;
+                ++blocks;
+            }
+            largest = std::max(largest, bytes);
+            merges += blocks - 1;
+        }
+    }
+}
+
+std::uint64_t Region::cached_blocks() const noexcept {
+    std::uint64_t blocks = 0;
+    for (const CacheBin& bin : cache_) {
+        blocks += bin.count;
+    }
+    return blocks;
+}
+
 Stats Region::stats() const noexcept {
+    std::uint64_t largest = largest_free();
+    std::uint64_t merges = 0;
+    std::uint64_t cached_blocks = 0;
+    if (cached_bytes_ != 0) {
+        cached_runs(largest, merges);
+        cached_blocks = this->cached_blocks();
+    }
     Stats stats;
     stats.region_bytes = end_ - base_;
-    stats.bytes_in_use = bytes_in_use_;
+    stats.bytes_in_use = bytes_in_use_ - cached_bytes_;
     stats.bytes_requested = bytes_requested_;
-    stats.free_bytes = free_bytes_;
-    stats.largest_free = largest_free();
-    stats.free_ranges = free_ranges_;
-    stats.allocations = index_.size();
-    stats.bookkeeping_bytes = sizeof(*this) + pool_.memory_bytes() + index_.memory_bytes();
-    if (free_bytes_ != 0) {
+    stats.free_bytes = free_bytes_ + cached_bytes_;
+    stats.largest_free = largest;
+    stats.free_ranges = free_ranges_ + cached_blocks - merges;
+    stats.allocations = index_.size() - cached_blocks;
+    stats.bookkeeping_bytes =
+        sizeof(*this) + pool_.memory_bytes() + index_.memory_bytes() + map_.memory_bytes();
+    stats.cached_bytes = cached_bytes_;
+    if (stats.free_bytes != 0) {
         stats.fragmentation =
-            1.0 - static_cast<double>(stats.largest_free) / static_cast<double>(free_bytes_);
+            1.0 - static_cast<double>(largest) / static_cast<double>(stats.free_bytes);
     }
     return stats;
 }
@@ -53,6 +118,9 @@ bool Region::check_invariants() const {
     std::uint64_t requested = 0;
     std::uint64_t free_bytes = 0;
     std::uint64_t free_blocks = 0;
+    std::uint64_t cached_bytes = 0;
+    std::uint64_t cached_blocks = 0;
+    std::uint64_t mapped_blocks = 0;
     std::uint64_t allocations = 0;
     BlockIndex prev = nil_block;
     bool prev_free = false;
@@ -70,21 +138,69 @@ bool Region::check_invariants() const {
             free_bytes += block.size;
             ++free_blocks;
         } else {
-            if (block.requested > block.size || index_.find(block.address) != index) {
+            std::size_t slot = map_.find(block.address);
+            BlockState state = state_of(block);
+            std::uint64_t reserved =
+                (state.requested + (min_alignment_ - 1)) & ~(min_alignment_ - 1);
+            if (state.requested == 0 || reserved != block.size ||
+                index_.find(block.address) != index || block.prev_free != nil_block ||
+                block.next_free != nil_block) {
                 return false;
             }
-            used += block.size;
-            requested += block.requested;
-            ++allocations;
+            if (slot != detail::AddressMap::npos) {
+                ++mapped_blocks;
+                if (map_.value(slot) != index ||
+                    (map_.tag(slot) & ~cached_tag) != tag_of(state.requested)) {
+                    return false;
+                }
+            }
+            if (state.cached) {
+                cached_bytes += block.size;
+                ++cached_blocks;
+            } else {
+                used += block.size;
+                requested += state.requested;
+                ++allocations;
+            }
         }
         prev_free = block.is_free();
         expected_address = block.end();
         prev = index;
     }
-    return expected_address == end_ && prev == last_ && used == bytes_in_use_ &&
+    return expected_address == end_ && prev == last_ && used + cached_bytes == bytes_in_use_ &&
            requested == bytes_requested_ && free_bytes == free_bytes_ &&
-           free_blocks == free_ranges_ && allocations == index_.size() &&
-           used + free_bytes == end_ - base_ && index_.check() && check_free_lists(free_blocks);
+           free_blocks == free_ranges_ && allocations + cached_blocks == index_.size() &&
+           map_.size() == mapped_blocks && map_.check() &&
+           used + free_bytes + cached_bytes == end_ - base_ && index_.check() &&
+           check_free_lists(free_blocks) && check_cache(cached_blocks, cached_bytes);
+}
+
+// Every bin holds only cached blocks of its own size, with their addresses, no more than its
+// capacity, in the bin its size hashes to; together exactly the cached blocks the walk found,
+// within the byte bound.
+bool Region::check_cache(std::uint64_t cached_blocks, std::uint64_t cached_bytes) const {
+    std::uint64_t listed = 0;
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < cache_.size(); ++i) {
+        const CacheBin& bin = cache_[i];
+        if ((bin.size != 0 && bin_of(bin.size) != i) || bin.count > cache_bin_capacity) {
+            return false;
+        }
+        for (std::uint32_t j = 0; j < bin.count; ++j) {
+            const CacheEntry& entry = bin.entries[j];
+            const Block& block = pool_[entry.index];
+            std::size_t slot = map_slot_of(entry);
+            if (!state_of(block).cached || block.size != bin.size ||
+                block.address != entry.address || slot == detail::AddressMap::npos ||
+                map_.value(slot) != entry.index) {
+                return false;
+            }
+            bytes += block.size;
+            ++listed;
+        }
+    }
+    return listed == cached_blocks && bytes == cached_bytes && bytes == cached_bytes_ &&
+           cached_bytes_ <= cache_limit_;
 }
 
 // Every free list holds only free blocks of its own size class, linked both ways, and the lists

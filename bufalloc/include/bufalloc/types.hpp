@@ -48,6 +48,9 @@ struct Stats {
     std::uint64_t allocations = 0;       // number of live allocations
     std::uint64_t bookkeeping_bytes = 0; // host memory held by the region's own structures
     double fragmentation = 0.0;          // 1 - largest_free / free_bytes; 0 when nothing is free
+    std::uint64_t cached_bytes = 0;      // part of free_bytes held whole in the cache of freed
+                                         // blocks (counted as free and coalesced in the figures
+                                         // above)
 };
 
 } // namespace bufalloc
