@@ -19,6 +19,7 @@ packages=(
     opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
     libhwloc-dev catch2 python3
     clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
+    piglit pocl-opencl-icd
 )
 
 usage() {
