@@ -84,7 +84,11 @@ Status set_argument(Kernel& kernel, cl_uint index, size_t size, const void* valu
         USMCL_CHECK(size != 0, CL_INVALID_ARG_SIZE, "a __local argument of size 0");
         kernel.set_local(index, size);
         return {};
-    case kc::ArgKind::Sampler: return {CL_INVALID_SAMPLER, "the device supports no samplers"};
+    case kc::ArgKind::Sampler:
+        // The size first: a sampler argument is always sizeof(cl_sampler).
+        USMCL_CHECK(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+                    "arg_size is not sizeof(cl_sampler)");
+        return {CL_INVALID_SAMPLER, "the device supports no samplers"};
     case kc::ArgKind::Image: return {CL_INVALID_MEM_OBJECT, "the device supports no images"};
     case kc::ArgKind::Value:
         USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");

@@ -256,6 +256,21 @@ TEST_CASE("clSetKernelArg errors") {
     }
 }
 
+TEST_CASE("clSetKernelArg of a sampler argument: the size first, then the sampler") {
+    // The device has no images, so no cl_sampler can be created: a sampler
+    // argument of the right size is CL_INVALID_SAMPLER, one of another size
+    // CL_INVALID_ARG_SIZE.
+    Fixture f;
+    ProgramPtr program = f.build(R"CLC(
+__kernel void sampled(sampler_t s, __global int* out) { out[0] = 1; }
+)CLC");
+    KernelPtr kernel = make_kernel(program.get(), "sampled");
+    const cl_sampler none = nullptr;
+    CHECK_CL(clSetKernelArg(kernel.get(), 0, sizeof none + 1, &none), CL_INVALID_ARG_SIZE);
+    CHECK_CL(clSetKernelArg(kernel.get(), 0, 0, nullptr), CL_INVALID_ARG_SIZE);
+    CHECK_CL(clSetKernelArg(kernel.get(), 0, sizeof none, &none), CL_INVALID_SAMPLER);
+}
+
 TEST_CASE("clEnqueueNDRangeKernel before every argument is set is CL_INVALID_KERNEL_ARGS") {
     Fixture f;
     KindsKernel kinds{f};
