@@ -132,9 +132,8 @@ Status fill_buffer(cl_command_queue command_queue, cl_mem buffer, const void* pa
     // 4, ..., 128, or offset and size are not multiples of pattern_size.
     USMCL_CHECK(pattern, CL_INVALID_VALUE, "pattern is NULL");
     USMCL_TRY(check_usm_host_ptr(target->queue->context(), pattern, HostPtrUse::fill_pattern));
-    USMCL_CHECK(pattern_size != 0 && pattern_size <= 128 &&
-                    (pattern_size & (pattern_size - 1)) == 0,
-                CL_INVALID_VALUE, "pattern_size is not a power of two up to 128");
+    USMCL_CHECK(valid_pattern_size(pattern_size), CL_INVALID_VALUE,
+                "pattern_size is not a power of two up to 128");
     USMCL_CHECK(offset % pattern_size == 0 && size % pattern_size == 0, CL_INVALID_VALUE,
                 "offset or size is not a multiple of pattern_size");
     USMCL_CHECK(in_bounds(offset, size, mem.value()->size()) && size != 0, CL_INVALID_VALUE,

@@ -27,6 +27,12 @@ inline Result<EnqueueTarget> enqueue_target(cl_command_queue command_queue, cl_u
     return EnqueueTarget{queue, std::move(events).value()};
 }
 
+// A fill pattern size both fill commands accept: a power of two up to 128
+// bytes (the largest vector type, long16 / double16).
+inline bool valid_pattern_size(size_t pattern_size) {
+    return pattern_size != 0 && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
+}
+
 // A memory object used by a command of queue: CL_INVALID_MEM_OBJECT if not
 // a buffer, CL_INVALID_CONTEXT if of another context.
 inline Result<core::MemObject*> buffer_for(const core::CommandQueue& queue, cl_mem handle) {

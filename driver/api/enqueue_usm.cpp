@@ -43,9 +43,8 @@ Status fill(cl_command_queue command_queue, void* dst_ptr, const void* pattern, 
     USMCL_TRY(target.status());
     USMCL_CHECK(dst_ptr, CL_INVALID_VALUE, "dst_ptr is NULL");
     USMCL_CHECK(pattern, CL_INVALID_VALUE, "pattern is NULL");
-    USMCL_CHECK(pattern_size != 0 && (pattern_size & (pattern_size - 1)) == 0 &&
-                    pattern_size <= largest_pattern_size,
-                CL_INVALID_VALUE, "pattern_size is not a power of two up to 128");
+    USMCL_CHECK(valid_pattern_size(pattern_size), CL_INVALID_VALUE,
+                "pattern_size is not a power of two up to 128");
     USMCL_CHECK(reinterpret_cast<std::uintptr_t>(dst_ptr) % pattern_size == 0, CL_INVALID_VALUE,
                 "dst_ptr is not aligned to pattern_size");
     USMCL_CHECK(size % pattern_size == 0, CL_INVALID_VALUE,

@@ -87,13 +87,9 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
         }
         case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
         case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT: {
-            // Asked of a built executable only; OpenCL C has no program-scope
-            // constructors or destructors.
-            bool built = false;
-            for (core::Device* device : object->devices())
-                built |= object->executable_for(*device).has_value();
-            USMCL_CHECK(built, CL_INVALID_PROGRAM_EXECUTABLE,
-                        "no executable has been built for a device of the program");
+            // Asked of a built executable only (the same rule as the kernel
+            // names); OpenCL C has no program-scope constructors or destructors.
+            USMCL_TRY(kernel_names(*object).status());
             return out.boolean(false);
         }
         default: return {CL_INVALID_VALUE, "unknown cl_program_info"};

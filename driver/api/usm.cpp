@@ -5,6 +5,7 @@
 #include "api/boundary.hpp"
 #include "api/entrypoints.hpp"
 #include "api/info_writer.hpp"
+#include "api/mem_validate.hpp"
 #include "core/context.hpp"
 
 #include <CL/cl_ext.h>
@@ -79,13 +80,8 @@ Result<void*> allocate(cl_context context, cl_device_id device, UsmKind kind,
     USMCL_TRY(flags.status());
     if (size == 0)
         return Status(CL_INVALID_BUFFER_SIZE, "size is 0");
-    cl_ulong limit = ~cl_ulong{0};
-    if (target) {
-        limit = target->description().max_mem_alloc_size;
-    } else {
-        for (const auto& member : object->devices())
-            limit = std::min(limit, member->description().max_mem_alloc_size);
-    }
+    const cl_ulong limit =
+        target ? target->description().max_mem_alloc_size : max_alloc_size(*object);
     if (size > limit)
         return Status(CL_INVALID_BUFFER_SIZE, "size is above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
     core::UsmAllocations::Request request;
