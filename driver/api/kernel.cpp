@@ -26,34 +26,16 @@ Result<Program::DeviceBuild> executable_of(const Program& program) {
     return Status(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
 }
 
-// OpenCL C 2.0 and later allow non-uniform work-groups unless the build
-// asks for uniform ones (the same rule by which Clang marks the kernel
-// "uniform-work-group-size").
-bool allows_non_uniform_work_groups(const std::string& options) {
-    bool modern = false;
-    bool uniform = false;
-    size_t start = 0;
-    while (start < options.size()) {
-        const size_t end = std::min(options.find_first_of(" \t\n", start), options.size());
-        const std::string_view word(options.data() + start, end - start);
-        if (word == "-cl-std=CL2.0" || word == "-cl-std=CL3.0")
-            modern = true;
-        else if (word.rfind("-cl-std=", 0) == 0)
-            modern = false;
-        else if (word == "-cl-uniform-work-group-size")
-            uniform = true;
-        start = end + 1;
-    }
-    return core::capabilities::non_uniform_work_groups && modern && !uniform;
-}
-
 Result<Kernel*> create_kernel(Program& program, const Program::DeviceBuild& build,
                               const kc::KernelInfo& info) {
     kc::WorkGroupFunction function = build.native->lookup(info.Name);
     if (!function)
         return Status(CL_OUT_OF_RESOURCES, "the kernel's native code could not be produced");
     auto* kernel = new Kernel(program, build.module, info, function);
-    kernel->set_non_uniform_work_groups(allows_non_uniform_work_groups(build.options));
+    // The compiler tells per kernel: OpenCL C 2.0 or later, compiled without
+    // -cl-uniform-work-group-size.
+    kernel->set_non_uniform_work_groups(core::capabilities::non_uniform_work_groups &&
+                                        !info.UniformWorkGroupSize);
     return kernel;
 }
 

@@ -63,6 +63,11 @@ struct KernelInfo {
   uint64_t PrivateMemSize = 0;     // per work-item
   uint64_t StaticLocalMemSize = 0; // __local variables declared in the kernel
   bool UsesBarriers = false;
+  // Every work-group must be of the enqueued local size: the kernel was
+  // compiled as OpenCL C 1.x or with -cl-uniform-work-group-size (Clang's
+  // "uniform-work-group-size" function attribute). When false, the last
+  // group of a dimension may be smaller (non-uniform work-groups).
+  bool UniformWorkGroupSize = true;
 };
 
 } // namespace kc

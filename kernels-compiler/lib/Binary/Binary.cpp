@@ -29,7 +29,8 @@ namespace kc {
 namespace {
 
 constexpr char Magic[8] = {'U', 'S', 'M', 'C', 'L', '-', 'K', 'C'};
-constexpr uint32_t FormatVersion = 1;
+// 2: the kernel flags gained bit 2 (uniform work-group size).
+constexpr uint32_t FormatVersion = 2;
 
 class Writer {
 public:
@@ -118,8 +119,9 @@ void writeKernel(Writer &W, const KernelInfo &K) {
     W.integer(A.Offset);
   }
   W.integer(K.ArgBufferSize);
-  W.integer<uint8_t>(
-      static_cast<uint8_t>((K.HasArgNames ? 1 : 0) | (K.UsesBarriers ? 2 : 0)));
+  W.integer<uint8_t>(static_cast<uint8_t>((K.HasArgNames ? 1 : 0) |
+                                          (K.UsesBarriers ? 2 : 0) |
+                                          (K.UniformWorkGroupSize ? 4 : 0)));
   for (uint64_t V : K.ReqdWorkGroupSize)
     W.integer(V);
   for (uint64_t V : K.WorkGroupSizeHint)
@@ -156,6 +158,7 @@ bool readKernel(Reader &R, KernelInfo &K) {
     return false;
   K.HasArgNames = Flags & 1;
   K.UsesBarriers = Flags & 2;
+  K.UniformWorkGroupSize = Flags & 4;
   for (uint64_t &V : K.ReqdWorkGroupSize)
     if (!R.integer(V))
       return false;

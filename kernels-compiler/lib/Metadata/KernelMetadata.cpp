@@ -4,7 +4,9 @@
 // kernel_arg_access_qual, kernel_arg_type, kernel_arg_base_type,
 // kernel_arg_type_qual and, with -cl-kernel-arg-info, kernel_arg_name; plus
 // reqd_work_group_size, work_group_size_hint and vec_type_hint when the source
-// has them.
+// has them. The function attribute "uniform-work-group-size" is "true" for
+// OpenCL C 1.x and with -cl-uniform-work-group-size, "false" otherwise; it
+// stays with the kernel through clCompileProgram and clLinkProgram.
 //
 //===----------------------------------------------------------------------===//
 #include "Metadata/KernelMetadata.h"
@@ -243,6 +245,9 @@ KernelInfo describeKernel(const llvm::Function &F) {
       Info.VecTypeHint = vecTypeName(Ty->getType(), intOperand(Hint, 1) != 0);
   }
   Info.Attributes = attributeString(Info);
+  // Without the attribute (IR from elsewhere), the conservative answer.
+  Info.UniformWorkGroupSize =
+      F.getFnAttribute("uniform-work-group-size").getValueAsString() != "false";
   return Info;
 }
 

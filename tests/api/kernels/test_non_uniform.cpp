@@ -4,7 +4,10 @@
 // the sum of its group's work-items computed through __local memory and a
 // barrier; all are compared with a host model for 1D, 2D and 3D ranges, with
 // offsets. Builds for OpenCL C 1.2 or with -cl-uniform-work-group-size keep
-// requiring uniform groups (CL_INVALID_WORK_GROUP_SIZE).
+// requiring uniform groups (CL_INVALID_WORK_GROUP_SIZE). The compiler decides
+// per kernel: in a linked program each kernel keeps the rule of the
+// clCompileProgram that compiled it, and the rule survives
+// CL_PROGRAM_BINARIES and clCreateProgramWithBinary.
 #include "kernel_test.hpp"
 
 #include <array>
@@ -100,6 +103,68 @@ __kernel void mark(__global uint* out) {
 }
 )CLC";
 
+const char* const other_source = R"CLC(
+__kernel void mark_other(__global uint* out) {
+    out[get_global_id(0)] = 2;
+}
+)CLC";
+
+ProgramPtr compiled(const Fixture& f, const char* source_text, const char* options) {
+    ProgramPtr program = create_program(f.ctx(), source_text);
+    const cl_int status = clCompileProgram(program.get(), 1, &f.device, options, 0, nullptr,
+                                           nullptr, nullptr, nullptr);
+    INFO("compile log:\n" << build_log(program.get(), f.device));
+    REQUIRE_OK(status);
+    return program;
+}
+
+ProgramPtr linked(const Fixture& f, std::vector<cl_program> inputs) {
+    cl_int error = CL_OUT_OF_RESOURCES;
+    cl_program program =
+        clLinkProgram(f.ctx(), 1, &f.device, nullptr, static_cast<cl_uint>(inputs.size()),
+                      inputs.data(), nullptr, nullptr, &error);
+    REQUIRE_OK(error);
+    REQUIRE(program != nullptr);
+    return ProgramPtr(program);
+}
+
+ProgramPtr through_binary(const Fixture& f, cl_program original) {
+    size_t size = 0;
+    REQUIRE_OK(clGetProgramInfo(original, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+    REQUIRE(size > 0);
+    std::vector<unsigned char> binary(size);
+    unsigned char* pointers[] = {binary.data()};
+    REQUIRE_OK(clGetProgramInfo(original, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
+    const unsigned char* binaries[] = {binary.data()};
+    cl_int status = CL_OUT_OF_RESOURCES;
+    cl_int error = CL_OUT_OF_RESOURCES;
+    cl_program copy =
+        clCreateProgramWithBinary(f.ctx(), 1, &f.device, &size, binaries, &status, &error);
+    REQUIRE_OK(error);
+    REQUIRE_OK(status);
+    ProgramPtr program(copy);
+    REQUIRE_OK(clBuildProgram(copy, 1, &f.device, nullptr, nullptr, nullptr));
+    return program;
+}
+
+// Launches kernel_name over 1000 work-items in groups of 64: whether that is
+// allowed, and then whether a dividing local size works.
+cl_int launch_non_dividing(const Fixture& f, cl_program program, const char* kernel_name) {
+    INFO("kernel " << kernel_name);
+    const size_t global = 1000;
+    const size_t local = 64;
+    KernelPtr kernel = make_kernel(program, kernel_name);
+    MemPtr out = make_buffer<cl_uint>(f.ctx(), global);
+    set_arg(kernel.get(), 0, out);
+    const cl_int status = clEnqueueNDRangeKernel(f.q(), kernel.get(), 1, nullptr, &global, &local,
+                                                 0, nullptr, nullptr);
+    const size_t dividing = 8;
+    CHECK_OK(clEnqueueNDRangeKernel(f.q(), kernel.get(), 1, nullptr, &global, &dividing, 0, nullptr,
+                                    nullptr));
+    CHECK_OK(clFinish(f.q()));
+    return status;
+}
+
 } // namespace
 
 TEST_CASE("the device supports non-uniform work-groups") {
@@ -138,5 +203,63 @@ TEST_CASE("uniform builds keep requiring the local size to divide the global siz
         CHECK_OK(clEnqueueNDRangeKernel(f.q(), kernel.get(), 1, nullptr, &global, &dividing, 0,
                                         nullptr, nullptr));
         CHECK_OK(clFinish(f.q()));
+    }
+}
+
+TEST_CASE("a linked program keeps each kernel's rule from its compilation") {
+    Fixture f;
+    SECTION("an OpenCL C 3.0 object runs non-uniform NDRanges") {
+        ProgramPtr object = compiled(f, source, "-cl-std=CL3.0");
+        ProgramPtr program = linked(f, {object.get()});
+        KernelPtr kernel = make_kernel(program.get(), "groups");
+        check_case(f, kernel.get(), {1, {1000, 1, 1}, {64, 1, 1}, {0, 0, 0}});
+        check_case(f, kernel.get(), {2, {30, 17, 1}, {6, 5, 1}, {100, 7, 0}});
+    }
+    SECTION("objects compiled with different rules, linked together") {
+        ProgramPtr modern = compiled(f, plain_source, "-cl-std=CL3.0");
+        ProgramPtr uniform = compiled(f, other_source, "-cl-std=CL3.0 -cl-uniform-work-group-size");
+        ProgramPtr program = linked(f, {modern.get(), uniform.get()});
+        CHECK_CL(launch_non_dividing(f, program.get(), "mark"), CL_SUCCESS);
+        CHECK_CL(launch_non_dividing(f, program.get(), "mark_other"), CL_INVALID_WORK_GROUP_SIZE);
+    }
+    SECTION("an OpenCL C 1.2 object stays uniform") {
+        ProgramPtr old = compiled(f, plain_source, "-cl-std=CL1.2");
+        ProgramPtr program = linked(f, {old.get()});
+        CHECK_CL(launch_non_dividing(f, program.get(), "mark"), CL_INVALID_WORK_GROUP_SIZE);
+    }
+    SECTION("-cl-uniform-work-group-size is a compile option, not a link option") {
+        ProgramPtr object = compiled(f, plain_source, "-cl-std=CL3.0");
+        cl_program inputs[] = {object.get()};
+        cl_int error = CL_SUCCESS;
+        cl_program program = clLinkProgram(f.ctx(), 1, &f.device, "-cl-uniform-work-group-size", 1,
+                                           inputs, nullptr, nullptr, &error);
+        CHECK(program == nullptr);
+        CHECK_CL(error, CL_INVALID_LINKER_OPTIONS);
+        if (program)
+            clReleaseProgram(program);
+    }
+}
+
+TEST_CASE("the rule survives program binaries") {
+    Fixture f;
+    SECTION("built for OpenCL C 3.0") {
+        ProgramPtr original = f.build(source, "-cl-std=CL3.0");
+        ProgramPtr copy = through_binary(f, original.get());
+        KernelPtr kernel = make_kernel(copy.get(), "groups");
+        check_case(f, kernel.get(), {1, {7, 1, 1}, {16, 1, 1}, {3, 0, 0}});
+        check_case(f, kernel.get(), {3, {10, 9, 7}, {4, 4, 4}, {0, 0, 0}});
+    }
+    SECTION("built with -cl-uniform-work-group-size") {
+        ProgramPtr original = f.build(plain_source, "-cl-std=CL3.0 -cl-uniform-work-group-size");
+        ProgramPtr copy = through_binary(f, original.get());
+        CHECK_CL(launch_non_dividing(f, copy.get(), "mark"), CL_INVALID_WORK_GROUP_SIZE);
+    }
+    SECTION("a linked program with both rules") {
+        ProgramPtr modern = compiled(f, plain_source, "-cl-std=CL3.0");
+        ProgramPtr old = compiled(f, other_source, "-cl-std=CL1.2");
+        ProgramPtr program = linked(f, {modern.get(), old.get()});
+        ProgramPtr copy = through_binary(f, program.get());
+        CHECK_CL(launch_non_dividing(f, copy.get(), "mark"), CL_SUCCESS);
+        CHECK_CL(launch_non_dividing(f, copy.get(), "mark_other"), CL_INVALID_WORK_GROUP_SIZE);
     }
 }

@@ -122,3 +122,50 @@ kernel void second(global double *d) { d[0] = 1.0; }
     CHECK(Second.Args[0].WriteOnly);
     CHECK_FALSE(Second.UsesBarriers);
 }
+
+TEST_CASE("uniform work-group size from Clang's kernel attribute", "[compiler][metadata]") {
+    const char* Source = "kernel void k(global int *p) { p[get_global_id(0)] = 1; }\n";
+    SECTION("clBuildProgram") {
+        CHECK(kctest::build(Source)->kernels()[0].UniformWorkGroupSize);
+        CHECK(kctest::build(Source, "-cl-std=CL1.2")->kernels()[0].UniformWorkGroupSize);
+        CHECK_FALSE(kctest::build(Source, "-cl-std=CL3.0")->kernels()[0].UniformWorkGroupSize);
+        CHECK(kctest::build(Source, "-cl-std=CL3.0 -cl-uniform-work-group-size")
+                  ->kernels()[0]
+                  .UniformWorkGroupSize);
+    }
+    SECTION("clCompileProgram + clLinkProgram: each kernel keeps its compile's rule") {
+        auto Compile = [](const char* Text, const char* Options) {
+            kc::BuildResult R = kctest::compiler().compile(Text, Options, {});
+            INFO(R.Log);
+            REQUIRE(R.Output);
+            return std::move(R.Output);
+        };
+        auto Modern = Compile("kernel void modern(global int *p) { p[0] = 1; }", "-cl-std=CL3.0");
+        auto Uniform = Compile("kernel void uniform(global int *p) { p[0] = 2; }",
+                               "-cl-std=CL3.0 -cl-uniform-work-group-size");
+        auto Old = Compile("kernel void old(global int *p) { p[0] = 3; }", "-cl-std=CL1.2");
+        const kc::Module* Inputs[] = {Modern.get(), Uniform.get(), Old.get()};
+        kc::BuildResult Linked = kctest::compiler().link(Inputs, "");
+        INFO(Linked.Log);
+        REQUIRE(Linked.Output);
+        CHECK_FALSE(kctest::kernel(*Linked.Output, "modern").UniformWorkGroupSize);
+        CHECK(kctest::kernel(*Linked.Output, "uniform").UniformWorkGroupSize);
+        CHECK(kctest::kernel(*Linked.Output, "old").UniformWorkGroupSize);
+
+        // Kept in the binary.
+        std::string Error;
+        auto Back = kc::moduleFromBinary(Linked.Output->toBinary(), Error);
+        INFO(Error);
+        REQUIRE(Back);
+        CHECK_FALSE(kctest::kernel(*Back, "modern").UniformWorkGroupSize);
+        CHECK(kctest::kernel(*Back, "uniform").UniformWorkGroupSize);
+        CHECK(kctest::kernel(*Back, "old").UniformWorkGroupSize);
+
+        // A container of the previous format is refused.
+        std::string Old1 = Linked.Output->toBinary();
+        Old1[8] = 1;
+        Old1[9] = Old1[10] = Old1[11] = 0;
+        CHECK_FALSE(kc::moduleFromBinary(Old1, Error));
+        CHECK_THAT(Error, Catch::Contains("unsupported program binary version 1"));
+    }
+}
