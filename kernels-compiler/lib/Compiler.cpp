@@ -27,12 +27,15 @@ void makeExecutable(std::unique_ptr<llvm::Module> M,
                     BuildResult &Result) {
   if (Options.OptDisable)
     M->addModuleFlag(llvm::Module::Warning, OptDisableFlag, 1);
+  // The program's own variables, before the builtins join and before
+  // optimization drops unused ones.
+  uint64_t GlobalSize = globalVariableSize(*M);
   std::vector<KernelInfo> Kernels;
   if (!finalizeExecutable(*M, Options, Kernels, Result.Log))
     return;
   Result.Output = std::make_unique<ModuleImpl>(
       ModuleKind::Executable, std::string(OptionText), writeBitcode(*M),
-      std::move(Kernels), false);
+      std::move(Kernels), false, GlobalSize);
 }
 
 } // namespace

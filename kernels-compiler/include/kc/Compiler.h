@@ -13,6 +13,7 @@
 #include "kc/KernelInfo.h"
 #include "kc/Launch.h"
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -42,6 +43,10 @@ public:
   virtual const std::vector<KernelInfo> &kernels() const = 0;
   // The options it was built with.
   virtual const std::string &options() const = 0;
+  // CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: the bytes of the
+  // program-scope variables in the global address space (file-scope and
+  // static variables of an executable; 0 for objects and libraries).
+  virtual uint64_t globalVariableTotalSize() const = 0;
   // CL_PROGRAM_BINARIES: a versioned container of bitcode and metadata,
   // portable across CPUs.
   virtual std::string toBinary() const = 0;

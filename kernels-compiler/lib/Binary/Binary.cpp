@@ -7,6 +7,7 @@
 //   u8       module kind, u8 flags (bit 0: -enable-link-options), u16 zero
 //   string   build options (u32 length + bytes)
 //   u32      kernel count, then each KernelInfo (writeKernel below)
+//   u64      total size of the program-scope __global variables
 //   u64      bitcode length + bitcode
 //   u32      CRC-32 of every byte before it
 //
@@ -15,6 +16,8 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
+#include <llvm/IR/DataLayout.h>
+#include <llvm/IR/GlobalVariable.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CRC.h>
@@ -30,7 +33,8 @@ namespace {
 
 constexpr char Magic[8] = {'U', 'S', 'M', 'C', 'L', '-', 'K', 'C'};
 // 2: the kernel flags gained bit 2 (uniform work-group size).
-constexpr uint32_t FormatVersion = 2;
+// 3: the size of the program-scope __global variables.
+constexpr uint32_t FormatVersion = 3;
 
 class Writer {
 public:
@@ -184,6 +188,17 @@ std::string writeBitcode(const llvm::Module &M) {
   return Bitcode;
 }
 
+uint64_t globalVariableSize(const llvm::Module &M) {
+  // The address space of __global with Clang's fake address-space map.
+  constexpr unsigned GlobalAddressSpace = 1;
+  const llvm::DataLayout &DL = M.getDataLayout();
+  uint64_t Total = 0;
+  for (const llvm::GlobalVariable &GV : M.globals())
+    if (!GV.isDeclaration() && GV.getAddressSpace() == GlobalAddressSpace)
+      Total += DL.getTypeAllocSize(GV.getValueType()).getFixedValue();
+  return Total;
+}
+
 std::unique_ptr<llvm::Module> ModuleImpl::load(llvm::LLVMContext &Context,
                                                std::string &Error) const {
   auto Buffer = llvm::MemoryBuffer::getMemBuffer(Bitcode, "module", false);
@@ -206,6 +221,7 @@ std::string ModuleImpl::toBinary() const {
   W.integer<uint32_t>(static_cast<uint32_t>(Kernels.size()));
   for (const KernelInfo &K : Kernels)
     writeKernel(W, K);
+  W.integer(GlobalVariableSize);
   W.integer<uint64_t>(Bitcode.size());
   W.bytes(Bitcode.data(), Bitcode.size());
   W.integer(checksum(W.str()));
@@ -233,6 +249,7 @@ std::unique_ptr<Module> moduleFromBinary(std::string_view Bytes,
   std::string Options;
   uint32_t KernelCount = 0;
   std::vector<KernelInfo> Kernels;
+  uint64_t GlobalSize = 0;
   uint64_t BitcodeSize = 0;
   std::string_view Bitcode;
   uint32_t Stored = 0;
@@ -248,8 +265,8 @@ std::unique_ptr<Module> moduleFromBinary(std::string_view Bytes,
     }
   }
   size_t Checked = 0;
-  if (!R.failed() && Kernels.size() == KernelCount && R.integer(BitcodeSize) &&
-      R.view(Bitcode, BitcodeSize)) {
+  if (!R.failed() && Kernels.size() == KernelCount && R.integer(GlobalSize) &&
+      R.integer(BitcodeSize) && R.view(Bitcode, BitcodeSize)) {
     Checked = R.position();
     R.integer(Stored);
   }
@@ -277,9 +294,9 @@ std::unique_ptr<Module> moduleFromBinary(std::string_view Bytes,
             " modules";
     return nullptr;
   }
-  return std::make_unique<ModuleImpl>(static_cast<ModuleKind>(Kind),
-                                      std::move(Options), std::string(Bitcode),
-                                      std::move(Kernels), Flags & 1);
+  return std::make_unique<ModuleImpl>(
+      static_cast<ModuleKind>(Kind), std::move(Options), std::string(Bitcode),
+      std::move(Kernels), Flags & 1, GlobalSize);
 }
 
 } // namespace kc

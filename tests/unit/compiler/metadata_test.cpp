@@ -169,3 +169,46 @@ TEST_CASE("uniform work-group size from Clang's kernel attribute", "[compiler][m
         CHECK_THAT(Error, Catch::Contains("unsupported program binary version 1"));
     }
 }
+
+TEST_CASE("the total size of program-scope global variables", "[compiler][metadata]") {
+    const char* Source = R"CL(
+global int counter;
+global float table[100] = {1.0f};
+global double4 v;
+constant int lookup[64] = {1};
+typedef struct { char c; long l; } S;
+global S s;
+kernel void k(global int *out) {
+    static global int calls;
+    local int scratch[32];
+    scratch[get_local_id(0)] = calls++;
+    counter += (int)table[get_global_id(0) % 100] + (int)v.x + lookup[0] + (int)s.l;
+    out[get_global_id(0)] = scratch[0] + counter;
+}
+)CL";
+    // int + float[100] + double4 + S + the static int; not the constant
+    // table nor the local array.
+    const uint64_t Expected = 4 + 400 + 32 + 16 + 4;
+    auto M = kctest::build(Source, "-cl-std=CL3.0");
+    CHECK(M->globalVariableTotalSize() == Expected);
+
+    std::string Error;
+    auto Back = kc::moduleFromBinary(M->toBinary(), Error);
+    INFO(Error);
+    REQUIRE(Back);
+    CHECK(Back->globalVariableTotalSize() == Expected);
+
+    // Compiled and linked: counted in the executable only.
+    kc::BuildResult Object = kctest::compiler().compile(Source, "-cl-std=CL3.0", {});
+    REQUIRE(Object.Output);
+    CHECK(Object.Output->globalVariableTotalSize() == 0);
+    const kc::Module* Inputs[] = {Object.Output.get()};
+    kc::BuildResult Linked = kctest::compiler().link(Inputs, "");
+    INFO(Linked.Log);
+    REQUIRE(Linked.Output);
+    CHECK(Linked.Output->globalVariableTotalSize() == Expected);
+
+    // No globals (and none from the builtin library).
+    CHECK(kctest::build("kernel void k(global float *p) { p[0] = sin(p[1]); }")
+              ->globalVariableTotalSize() == 0);
+}
