@@ -93,7 +93,6 @@ LIBM_1(erf)
 LIBM_1(erfc)
 LIBM_1(exp10)
 LIBM_1(expm1)
-LIBM_1(lgamma)
 LIBM_1(log1p)
 LIBM_1(logb)
 LIBM_1(sinh)
@@ -246,9 +245,24 @@ VEC_1(double, nan, ulong)
 MAGNITUDE_T(float)
 MAGNITUDE_T(double)
 
-// --- Functions with a pointer result, for every address space.
-float libm_lgammaf_r(float, int *) __asm__("lgammaf_r");
+// --- lgamma and lgamma_r (the spec leaves their precision undefined). For
+// float, computed in double with libm's lgamma_r and rounded once: closer
+// than lgammaf, lgamma and lgamma_r agree bit for bit, and the JIT needs
+// only the double functions from the host's libm.
+PURE double libm_lgamma(double) __asm__("lgamma");
 double libm_lgamma_r(double, int *) __asm__("lgamma_r");
+static float lgamma_r_float(float x, int *s) {
+  return (float)libm_lgamma_r((double)x, s);
+}
+OVERLOAD double lgamma(double x) { return libm_lgamma(x); }
+OVERLOAD float lgamma(float x) {
+  int s;
+  return lgamma_r_float(x, &s);
+}
+VEC_1(float, lgamma, float)
+VEC_1(double, lgamma, double)
+
+// --- Functions with a pointer result, for every address space.
 float libm_remquof(float, float, int *) __asm__("remquof");
 double libm_remquo(double, double, int *) __asm__("remquo");
 
@@ -295,7 +309,7 @@ double libm_remquo(double, double, int *) __asm__("remquo");
   VEC_1P(T, frexp, T, int, AS)                                                 \
   VEC_1P(T, lgamma_r, T, int, AS)                                              \
   VEC_2P(T, remquo, T, int, AS)
-#define LGAMMA_R_float libm_lgammaf_r
+#define LGAMMA_R_float lgamma_r_float
 #define LGAMMA_R_double libm_lgamma_r
 #define REMQUO_float libm_remquof
 #define REMQUO_double libm_remquo

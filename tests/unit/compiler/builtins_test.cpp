@@ -564,3 +564,184 @@ kernel void k(global const int *in, global int *out, global int4 *sh) {
             CHECK(Out[G + 2 * I] == 2 * In[64 * G + I]);
     CHECK(Sh == std::vector<int>{13, 12, 11, 10, 10, 20, 11, 21, 12, 22, 13, 23});
 }
+
+namespace {
+
+// The host's lgamma_r of a double, result and sign.
+struct Lgamma {
+    double Value;
+    int Sign;
+};
+Lgamma hostLgammaR(double X) {
+    int Sign = 0;
+    double Value = ::lgamma_r(X, &Sign);
+    return {Value, Sign};
+}
+
+// lgamma_r through every address space of the sign pointer, scalar and every
+// vector width; each result is checked against the scalar private one.
+const char* LgammaSource = R"CL(
+#define WIDTHS(T, I) W(T, I, 2) W(T, I, 3) W(T, I, 4) W(T, I, 8) W(T, I, 16)
+#define W(T, I, N)                                                            \
+    if (i % N == 0) {                                                         \
+        I##N s;                                                               \
+        T##N r = lgamma_r(vload##N(i / N, in), &s);                           \
+        vstore##N(r, i / N, vout##N);                                         \
+        vstore##N(s, i / N, vsign##N);                                        \
+    }
+#define KERNEL(T, I)                                                          \
+kernel void k_##T(global const T *in, global T *out, global int *sign,        \
+                  global T *spaces, global int *space_signs,                  \
+                  global T *vout2, global T *vout3, global T *vout4,          \
+                  global T *vout8, global T *vout16, global int *vsign2,      \
+                  global int *vsign3, global int *vsign4, global int *vsign8, \
+                  global int *vsign16) {                                      \
+    local int lsign[64];                                                      \
+    size_t i = get_global_id(0);                                              \
+    int s;                                                                    \
+    out[i] = lgamma_r(in[i], &s);                                             \
+    sign[i] = s;                                                              \
+    spaces[3 * i] = lgamma_r(in[i], space_signs + 3 * i);                     \
+    spaces[3 * i + 1] = lgamma_r(in[i], &lsign[get_local_id(0)]);             \
+    space_signs[3 * i + 1] = lsign[get_local_id(0)];                          \
+    GENERIC(T)                                                                \
+    WIDTHS(T, I)                                                              \
+}
+#ifdef __opencl_c_generic_address_space
+#define GENERIC(T)                                                            \
+    int gs;                                                                   \
+    int *g = &gs;                                                             \
+    spaces[3 * i + 2] = lgamma_r(in[i], g);                                   \
+    space_signs[3 * i + 2] = gs;
+#else
+#define GENERIC(T)                                                            \
+    spaces[3 * i + 2] = out[i];                                               \
+    space_signs[3 * i + 2] = s;
+#endif
+KERNEL(float, int)
+KERNEL(double, int)
+)CL";
+
+template <typename T>
+std::vector<T> lgammaInputs() {
+    const T Inf = std::numeric_limits<T>::infinity();
+    const T Nan = std::numeric_limits<T>::quiet_NaN();
+    std::vector<T> X = {T(0),
+                        -T(0),
+                        T(1),
+                        T(2),
+                        T(-1),
+                        T(-2),
+                        T(-3),
+                        T(-100),
+                        Inf,
+                        -Inf,
+                        Nan,
+                        T(0.5),
+                        T(-0.5),
+                        T(1.5),
+                        T(-1.5),
+                        T(-2.5),
+                        T(-3.5),
+                        T(1e-15),
+                        T(-1e-15),
+                        T(1e-30),
+                        T(-1e-30),
+                        T(3e37),
+                        T(1e30),
+                        T(-1e10),
+                        T(-2.457024738220800),
+                        T(1e-6),
+                        T(7.5),
+                        T(35.25),
+                        T(-0.999),
+                        T(-2.001),
+                        std::numeric_limits<T>::max(),
+                        std::numeric_limits<T>::min(),
+                        std::numeric_limits<T>::denorm_min(),
+                        -std::numeric_limits<T>::denorm_min()};
+    std::mt19937 Gen(11);
+    std::uniform_real_distribution<double> Small(-20, 20), Exponent(-30, 30);
+    while (X.size() < 256) {
+        X.push_back(static_cast<T>(Small(Gen)));
+        X.push_back(static_cast<T>(std::pow(10.0, Exponent(Gen))));
+    }
+    X.resize(256);
+    return X;
+}
+
+template <typename T>
+void checkLgammaR(Runner& R, const std::string& Name) {
+    INFO(Name);
+    const size_t N = 256;
+    std::vector<T> In = lgammaInputs<T>(), Out(N), Spaces(3 * N);
+    In.resize(N + 16, T(1)); // the last vector of 3 reads past N
+    std::vector<int> Sign(N), SpaceSigns(3 * N);
+    const unsigned Widths[] = {2, 3, 4, 8, 16};
+    std::vector<std::vector<T>> VOut(5, std::vector<T>(N + 16));
+    std::vector<std::vector<int>> VSign(5, std::vector<int>(N + 16));
+    const kc::KernelInfo* K = nullptr;
+    for (const kc::KernelInfo& Info : R.M->kernels())
+        if (Info.Name == Name)
+            K = &Info;
+    REQUIRE(K);
+    kctest::ArgBuffer Args(*K);
+    Args.set(0, In.data()).set(1, Out.data()).set(2, Sign.data());
+    Args.set(3, Spaces.data()).set(4, SpaceSigns.data());
+    for (unsigned W = 0; W < 5; ++W) {
+        Args.set(5 + W, VOut[W].data());
+        Args.set(10 + W, VSign[W].data());
+    }
+    // Groups of 16: N is a multiple of every width but 3.
+    kctest::runNDRange(R.P->lookup(Name), Args, 1, {N, 1, 1}, {16, 1, 1}, {0, 0, 0}, 4096);
+    size_t Wrong = 0;
+    for (size_t I = 0; I < N; ++I) {
+        const T X = In[I];
+        const Lgamma Host = hostLgammaR(static_cast<double>(X));
+        INFO("x = " << X << " (i = " << I << "), host " << Host.Value << " sign " << Host.Sign
+                    << ", got " << Out[I] << " sign " << Sign[I]);
+        // The sign exactly; the value within an ulp (float, from the double
+        // function) or exactly (double: the same function).
+        CHECK(Sign[I] == Host.Sign);
+        CHECK(ulpDistance(Out[I], static_cast<T>(Host.Value)) <= (sizeof(T) == 4 ? 1 : 0));
+        if (std::isnan(X))
+            CHECK(std::isnan(Out[I]));
+        for (unsigned S = 0; S < 3; ++S) {
+            Wrong += ulpDistance(Spaces[3 * I + S], Out[I]) != 0;
+            Wrong += SpaceSigns[3 * I + S] != Sign[I];
+        }
+        for (unsigned W = 0; W < 5; ++W) {
+            if (I / Widths[W] * Widths[W] + Widths[W] > N)
+                continue;
+            Wrong += ulpDistance(VOut[W][I], Out[I]) != 0;
+            Wrong += VSign[W][I] != Sign[I];
+        }
+    }
+    CHECK(Wrong == 0);
+}
+
+} // namespace
+
+TEST_CASE("lgamma_r: float and double, every address space and width", "[compiler][builtins]") {
+    for (const char* Options : {"-cl-std=CL3.0", "-cl-std=CL1.2"}) {
+        INFO(Options);
+        Runner R(LgammaSource, Options);
+        checkLgammaR<float>(R, "k_float");
+        checkLgammaR<double>(R, "k_double");
+    }
+    // Float lgamma and lgamma_r agree.
+    Runner R(R"CL(
+kernel void k(global const float *in, global float *out) {
+    size_t i = get_global_id(0);
+    int s;
+    out[2 * i] = lgamma(in[i]);
+    out[2 * i + 1] = lgamma_r(in[i], &s);
+}
+)CL");
+    std::vector<float> In = lgammaInputs<float>(), Out(512);
+    R.run(256, 64, In.data(), Out.data());
+    for (size_t I = 0; I < 256; ++I) {
+        INFO("x = " << In[I]);
+        CHECK(ulpDistance(Out[2 * I], Out[2 * I + 1]) == 0);
+    }
+}
