@@ -62,6 +62,16 @@ bool supportsOpenCLC20(const DeviceTarget &Target) {
 
 namespace {
 
+// -cl-denorms-are-zero: denormals flush in float and double alike (the work-
+// group function sets MXCSR's FTZ and DAZ, which govern both), so constant
+// folding flushes them too.
+void setDenormsAreZero(BuildOptions &Out) {
+  Out.DenormsAreZero = true;
+  Out.ClangArgs.emplace_back("-fdenormal-fp-math=preserve-sign,preserve-sign");
+  Out.ClangArgs.emplace_back(
+      "-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
+}
+
 class OptionParser {
 public:
   OptionParser(OptionsUse Use, const DeviceTarget &Target, BuildOptions &Out)
@@ -111,7 +121,7 @@ bool OptionParser::parseFlag(std::string_view Token) {
     std::string_view ClangArg; // empty: not passed to Clang
     bool BuildOptions::*Field;
   };
-  static constexpr std::array<Flag, 16> Flags = {{
+  static constexpr std::array<Flag, 15> Flags = {{
       {"-cl-opt-disable", "", &BuildOptions::OptDisable},
       {"-cl-kernel-arg-info", "-cl-kernel-arg-info",
        &BuildOptions::KernelArgInfo},
@@ -126,9 +136,6 @@ bool OptionParser::parseFlag(std::string_view Token) {
        &BuildOptions::FiniteMathOnly},
       {"-cl-fast-relaxed-math", "-cl-fast-relaxed-math",
        &BuildOptions::FastRelaxedMath},
-      {"-cl-denorms-are-zero",
-       "-fdenormal-fp-math-f32=preserve-sign,preserve-sign",
-       &BuildOptions::DenormsAreZero},
       {"-cl-uniform-work-group-size", "-cl-uniform-work-group-size",
        &BuildOptions::UniformWorkGroupSize},
       {"-cl-fp32-correctly-rounded-divide-sqrt",
@@ -140,6 +147,10 @@ bool OptionParser::parseFlag(std::string_view Token) {
       {"-w", "-w", nullptr},
       {"-Werror", "-Werror", nullptr},
   }};
+  if (Token == "-cl-denorms-are-zero") {
+    setDenormsAreZero(Out);
+    return true;
+  }
   if (Token == "-g") {
     Out.DebugInfo = true;
     Out.ClangArgs.emplace_back("-debug-info-kind=constructor");
@@ -164,8 +175,7 @@ bool OptionParser::parseLinkFlag(std::string_view Token) {
     std::string_view Name;
     bool BuildOptions::*Field;
   };
-  static constexpr std::array<Flag, 7> Flags = {{
-      {"-cl-denorms-are-zero", &BuildOptions::DenormsAreZero},
+  static constexpr std::array<Flag, 6> Flags = {{
       {"-cl-no-signed-zeros", &BuildOptions::NoSignedZeros},
       {"-cl-no-signed-zeroes", &BuildOptions::NoSignedZeros},
       {"-cl-unsafe-math-optimizations", &BuildOptions::UnsafeMath},
@@ -173,6 +183,10 @@ bool OptionParser::parseLinkFlag(std::string_view Token) {
       {"-cl-fast-relaxed-math", &BuildOptions::FastRelaxedMath},
       {"-cl-no-subgroup-ifp", nullptr},
   }};
+  if (Token == "-cl-denorms-are-zero") {
+    setDenormsAreZero(Out);
+    return true;
+  }
   for (const Flag &F : Flags) {
     if (F.Name != Token)
       continue;
@@ -213,12 +227,8 @@ bool OptionParser::parse(const std::vector<std::string> &Tokens,
     }
     if (compileAllowed() && parseFlag(Token))
       continue;
-    if (Use == OptionsUse::Link && parseLinkFlag(Token)) {
-      if (Token == "-cl-denorms-are-zero")
-        Out.ClangArgs.emplace_back(
-            "-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
+    if (Use == OptionsUse::Link && parseLinkFlag(Token))
       continue;
-    }
     if (Use == OptionsUse::Link && Token == "-create-library") {
       Out.CreateLibrary = true;
       continue;

@@ -47,8 +47,11 @@ void applyMathOptions(llvm::Module &M, const BuildOptions &Options) {
     }
     if (Fast)
       F.addFnAttr("approx-func-fp-math", "true");
-    if (Options.DenormsAreZero)
+    if (Options.DenormsAreZero) {
+      // Float and double: the work-group function flushes both (MXCSR).
+      F.addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
       F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+    }
   }
 }
 

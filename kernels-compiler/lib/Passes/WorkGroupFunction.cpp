@@ -13,6 +13,13 @@
 // and constant pointers, images and samplers as 8-byte addresses; local
 // pointers as 8-byte offsets into Ctx->LocalMemory.
 //
+// Built with -cl-denorms-are-zero (the kernel's "denormal-fp-math-f32" is
+// preserve-sign), the function runs with MXCSR's FTZ and DAZ bits set and
+// gives the caller its own MXCSR back at the end: the worker thread, or the
+// application's thread when a launch runs there, keeps its floating-point
+// environment. MXCSR governs every SSE/AVX operation, so double precision
+// flushes too, which the option allows (OpenCL 3.0, 5.8.6.2).
+//
 //===----------------------------------------------------------------------===//
 #include "Metadata/KernelMetadata.h"
 #include "Passes/Passes.h"
@@ -23,7 +30,9 @@
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicsX86.h>
 #include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 
 namespace kc {
@@ -82,6 +91,40 @@ void copyFunctionAttributes(const llvm::Function &From, llvm::Function &To) {
       To.addFnAttr(A);
 }
 
+// The MXCSR bits the kernel's denormal mode for float asks for: FTZ (flush
+// denormal results) and DAZ (read denormal operands as zero).
+uint32_t denormalFlushBits(const llvm::Function &Kernel) {
+  constexpr uint32_t FlushToZero = 0x8000;
+  constexpr uint32_t DenormalsAreZero = 0x0040;
+  if (!llvm::Triple(Kernel.getParent()->getTargetTriple()).isX86())
+    return 0;
+  llvm::DenormalMode Mode = Kernel.getDenormalMode(llvm::APFloat::IEEEsingle());
+  uint32_t Bits = 0;
+  if (Mode.Output != llvm::DenormalMode::IEEE &&
+      Mode.Output != llvm::DenormalMode::Invalid)
+    Bits |= FlushToZero;
+  if (Mode.Input != llvm::DenormalMode::IEEE &&
+      Mode.Input != llvm::DenormalMode::Invalid)
+    Bits |= DenormalsAreZero;
+  return Bits;
+}
+
+// Sets Bits in MXCSR at the start of Entry, restores the caller's MXCSR
+// before Exit returns. The slots are allocas of the prologue, which the
+// barrier passes leave alone.
+void setMXCSR(llvm::BasicBlock &Entry, llvm::BasicBlock &Exit, uint32_t Bits) {
+  llvm::IRBuilder<> B(&Entry, Entry.begin());
+  llvm::Type *I32 = B.getInt32Ty();
+  llvm::AllocaInst *Saved = B.CreateAlloca(I32, nullptr, "mxcsr.caller");
+  llvm::AllocaInst *Flushing = B.CreateAlloca(I32, nullptr, "mxcsr.kernel");
+  B.CreateIntrinsic(llvm::Intrinsic::x86_sse_stmxcsr, {}, {Saved});
+  llvm::Value *Caller = B.CreateLoad(I32, Saved, "mxcsr");
+  B.CreateStore(B.CreateOr(Caller, Bits), Flushing);
+  B.CreateIntrinsic(llvm::Intrinsic::x86_sse_ldmxcsr, {}, {Flushing});
+  B.SetInsertPoint(Exit.getTerminator());
+  B.CreateIntrinsic(llvm::Intrinsic::x86_sse_ldmxcsr, {}, {Saved});
+}
+
 llvm::Function *createWorkGroupFunction(llvm::Function &Kernel) {
   llvm::Module &M = *Kernel.getParent();
   llvm::LLVMContext &C = M.getContext();
@@ -126,6 +169,8 @@ llvm::Function *createWorkGroupFunction(llvm::Function &Kernel) {
 
   llvm::InlineFunctionInfo InlineInfo;
   llvm::InlineFunction(*Call, InlineInfo);
+  if (uint32_t Bits = denormalFlushBits(Kernel))
+    setMXCSR(*Entry, *Exit, Bits);
   return WG;
 }
 

@@ -745,3 +745,72 @@ kernel void k(global const float *in, global float *out) {
         CHECK(ulpDistance(Out[2 * I], Out[2 * I + 1]) == 0);
     }
 }
+
+TEST_CASE("-cl-denorms-are-zero flushes in the kernel and keeps the caller's MXCSR",
+          "[compiler][builtins]") {
+    const char* Source = R"CL(
+kernel void k(global const float *a, global const float *b, global float *out,
+              global const double *d, global double *dout) {
+    size_t i = get_global_id(0);
+    out[2 * i] = a[i] + b[i];
+    out[2 * i + 1] = a[i] * b[i];
+    dout[i] = d[i] * 0x1p-1000;
+}
+)CL";
+    auto Flush = [](auto X) {
+        return std::fpclassify(X) == FP_SUBNORMAL ? std::copysign(decltype(X)(0), X) : X;
+    };
+    const float Denormal = std::bit_cast<float>(uint32_t{64});
+    std::vector<float> A = {0.0f, Denormal, -Denormal, 1e-20f, 1.0f, 0x1p-126f, 0x1.8p-126f, 2.0f};
+    std::vector<float> B = {Denormal, 0.0f, 1.0f, 1e-20f, Denormal, 0.5f, -0x1p-126f, 3.0f};
+    std::vector<double> D = {0x1p-50, 1.0, -0x1p-30, 0x1p-22, 0.0, -0x1p-23, 0x1p-60, 7.0};
+    const size_t N = A.size();
+    for (const char* Options :
+         {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-denorms-are-zero", "-cl-denorms-are-zero"}) {
+        const bool Flushing = std::string(Options).find("denorms") != std::string::npos;
+        INFO(Options);
+        Runner R(Source, Options);
+        std::vector<float> Out(2 * N);
+        std::vector<double> DOut(N);
+        // The control bits (rounding, masks, FTZ, DAZ); the low six are
+        // exception flags the arithmetic may raise.
+        const unsigned Control = ~0x3fu;
+        const unsigned Before = __builtin_ia32_stmxcsr();
+        R.run(N, 4, A.data(), B.data(), Out.data(), D.data(), DOut.data());
+        CHECK((__builtin_ia32_stmxcsr() & Control) == (Before & Control));
+        for (size_t I = 0; I < N; ++I) {
+            INFO("element " << I);
+            float X = Flushing ? Flush(A[I]) : A[I], Y = Flushing ? Flush(B[I]) : B[I];
+            float Sum = X + Y, Product = X * Y;
+            double Scaled = D[I] * 0x1p-1000;
+            if (Flushing) {
+                Sum = Flush(Sum);
+                Product = Flush(Product);
+                Scaled = Flush(Scaled);
+            }
+            CHECK(std::bit_cast<uint32_t>(Out[2 * I]) == std::bit_cast<uint32_t>(Sum));
+            CHECK(std::bit_cast<uint32_t>(Out[2 * I + 1]) == std::bit_cast<uint32_t>(Product));
+            CHECK(std::bit_cast<uint64_t>(DOut[I]) == std::bit_cast<uint64_t>(Scaled));
+        }
+    }
+}
+
+TEST_CASE("-cl-denorms-are-zero with barriers", "[compiler][builtins]") {
+    Runner R(R"CL(
+kernel void k(global const float *a, global float *out) {
+    local float tile[16];
+    size_t l = get_local_id(0);
+    tile[l] = a[get_global_id(0)] * 0x1p-100f;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = tile[15 - l] * 0x1p-30f;
+}
+)CL",
+             "-cl-denorms-are-zero");
+    std::vector<float> A(64, 1.0f), Out(64, -1.0f);
+    const unsigned Before = __builtin_ia32_stmxcsr() & ~0x3fu;
+    R.run(64, 16, A.data(), Out.data());
+    CHECK((__builtin_ia32_stmxcsr() & ~0x3fu) == Before);
+    // 2^-130 is a denormal: flushed to +0.
+    for (float X : Out)
+        CHECK(std::bit_cast<uint32_t>(X) == 0u);
+}
