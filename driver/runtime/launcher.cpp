@@ -1,8 +1,15 @@
 #include "runtime/launcher.hpp"
 
+#include "runtime/printf_format.hpp"
+
+#include <pthread.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <new>
+#include <string>
 
 namespace usmcl::runtime {
 namespace {
@@ -22,6 +29,76 @@ char* local_arena(std::size_t bytes) {
     return arena.memory.get();
 }
 
+// The calling thread's stack: where the private memory of the work-items
+// it runs lives (to_private, get_fence).
+struct StackRange {
+    char* begin = nullptr;
+    char* end = nullptr;
+};
+
+StackRange thread_stack() {
+    [[gnu::tls_model("initial-exec")]] thread_local StackRange range = [] {
+        StackRange r;
+        pthread_attr_t attr;
+        if (pthread_getattr_np(pthread_self(), &attr) != 0)
+            return r;
+        void* base = nullptr;
+        std::size_t size = 0;
+        if (pthread_attr_getstack(&attr, &base, &size) == 0) {
+            r.begin = static_cast<char*>(base);
+            r.end = r.begin + size;
+        }
+        pthread_attr_destroy(&attr);
+        return r;
+    }();
+    return range;
+}
+
+// The printf buffer of one launch: the calling thread's, reused from launch
+// to launch (its pages are touched only by what kernels print), or a buffer
+// of its own when that one is in use by a launch further up this thread's
+// stack.
+class PrintfScope {
+public:
+    PrintfScope() {
+        [[gnu::tls_model("initial-exec")]] thread_local Storage mine;
+        storage_ = mine.busy ? &own_ : &mine;
+        storage_->busy = true;
+        if (!storage_->data) {
+            storage_->data.reset(new (std::nothrow) char[printf_buffer_size]);
+        }
+        buffer_.Offset = 0;
+        buffer_.Capacity = storage_->data ? printf_buffer_size : 0;
+        buffer_.Data = storage_->data.get();
+    }
+    ~PrintfScope() { storage_->busy = false; }
+    PrintfScope(const PrintfScope&) = delete;
+    PrintfScope& operator=(const PrintfScope&) = delete;
+
+    void* buffer() { return storage_->data ? &buffer_ : nullptr; }
+
+    // Writes what the launch printed to stdout, in one piece.
+    void flush() {
+        const std::uint64_t used = buffer_.Offset & ~kc::PrintfFull;
+        if (used == 0)
+            return;
+        std::string text;
+        format_printf_records(text, buffer_.Data, used);
+        if (!text.empty())
+            std::fwrite(text.data(), 1, text.size(), stdout);
+        std::fflush(stdout);
+    }
+
+private:
+    struct Storage {
+        std::unique_ptr<char[]> data;
+        bool busy = false;
+    };
+    Storage own_;
+    Storage* storage_;
+    kc::PrintfBuffer buffer_{};
+};
+
 } // namespace
 
 void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* args,
@@ -38,6 +115,9 @@ void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* a
     }
     if (groups_total == 0)
         return;
+    PrintfScope printf_scope;
+    base.Printf = printf_scope.buffer();
+    base.LocalMemorySize = local_memory_bytes;
     // Several chunks per worker, so a slow group does not leave others idle,
     // but few enough that taking one costs little against running it.
     const std::uint64_t workers = std::max(1u, pool.size());
@@ -48,6 +128,9 @@ void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* a
     auto run_chunk = [&](std::size_t chunk) {
         kc::LaunchContext context = base;
         context.LocalMemory = local_arena(std::max<std::size_t>(local_memory_bytes, 1));
+        const StackRange stack = thread_stack();
+        context.PrivateBegin = stack.begin;
+        context.PrivateEnd = stack.end;
         const std::uint64_t first = chunk * per_chunk;
         const std::uint64_t last = std::min(groups_total, first + per_chunk);
         for (std::uint64_t group = first; group < last; ++group) {
@@ -66,6 +149,7 @@ void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* a
         run_chunk(0);
     else
         pool.parallel_for(chunk_count, run_chunk);
+    printf_scope.flush();
 }
 
 } // namespace usmcl::runtime

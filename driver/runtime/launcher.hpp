@@ -20,8 +20,9 @@ struct NDRange {
 
 // Calls function once per work-group of range; args is the packed argument
 // buffer; each worker gives the groups it runs a local memory arena of
-// local_memory_bytes. Returns when every group has run. The calling thread
-// takes part (it is a worker of pool when called from a command).
+// local_memory_bytes. Returns when every group has run and what the kernel
+// printed is written to stdout. The calling thread takes part (it is a
+// worker of pool when called from a command).
 void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* args,
                  const NDRange& range, std::size_t local_memory_bytes);
 

@@ -30,8 +30,44 @@ struct LaunchContext {
   // variables at [0, KernelInfo::StaticLocalMemSize), then the __local
   // arguments at the offsets the driver wrote into the argument buffer.
   char *LocalMemory;
-  // printf support (reserved until printf lands).
+  // The launch's printf buffer (a PrintfBuffer), or null: printf then
+  // returns -1 and prints nothing.
   void *Printf;
+  // Size of the arena at LocalMemory: to_local/get_fence answer "local" for
+  // the addresses in [LocalMemory, LocalMemory + LocalMemorySize).
+  uint64_t LocalMemorySize;
+  // The calling thread's stack, where the work-items' private memory lives:
+  // to_private/get_fence answer "private" in [PrivateBegin, PrivateEnd).
+  char *PrivateBegin;
+  char *PrivateEnd;
+};
+
+// What LaunchContext::Printf points to. A printf call reserves a record of
+// its size at Data + Offset by bumping Offset atomically (records of one
+// work-item are in its program order); when a record does not fit in
+// Capacity, PrintfFull is set in Offset and that printf and every later one
+// of the launch return -1 without writing. After the launch, the records
+// lie back to back in [Data, Data + (Offset & ~PrintfFull)).
+struct PrintfBuffer {
+  uint64_t Offset;
+  uint64_t Capacity;
+  char *Data; // 8-byte aligned
+};
+inline constexpr uint64_t PrintfFull = uint64_t(1) << 63;
+
+// One printf record, every part 8-byte aligned:
+//   uint32_t Size;          the whole record, a multiple of 8
+//   uint32_t ArgCount;
+//   uint64_t Format;        address of the format string (NUL-terminated)
+//   uint32_t ArgSizes[ArgCount], padded to a multiple of 8 bytes
+//   the arguments, each as passed to printf (after the default argument
+//   promotions: char and short as int, float as double when the device
+//   has doubles; vectors as they are, 3-element vectors as 3 elements;
+//   strings and %p as 8-byte addresses), each padded to a multiple of 8.
+struct PrintfRecordHeader {
+  uint32_t Size;
+  uint32_t ArgCount;
+  uint64_t Format;
 };
 
 // One work-group. Args points to the packed argument buffer of

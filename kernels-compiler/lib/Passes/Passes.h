@@ -2,11 +2,16 @@
 //
 // One pass per file. Pipeline/Pipeline.cpp puts them in order:
 //
+//   Printf                 printf calls to records in the printf buffer
+//                          (first, before anything turns them into puts)
 //   InlineIntoKernels      every call in a kernel inlined (kernels included)
 //   WorkGroupFunction      <kernel>_wg(Args, Ctx): arguments unpacked from the
 //                          argument buffer, the kernel inlined into it
 //   WorkItemBuiltins       get_global_id & co. from the launch context and
 //                          the local-id placeholders
+//   PrintfBuffer           the printf buffer from the launch context
+//   GenericAddressSpace    to_global/to_local/to_private/get_fence from the
+//                          launch context's address ranges
 //   LocalMemory            __local variables placed in the local arena
 //   CanonicalizeBarriers   barrier calls to __kc_barrier, alone in a block
 //   SubCfgFormation        kernels with barriers: sub-CFGs in work-item loops
@@ -18,6 +23,18 @@
 #include <llvm/IR/PassManager.h>
 
 namespace kc {
+
+struct PrintfPass : llvm::PassInfoMixin<PrintfPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+struct PrintfBufferPass : llvm::PassInfoMixin<PrintfBufferPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+struct GenericAddressSpacePass : llvm::PassInfoMixin<GenericAddressSpacePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
 
 struct InlineIntoKernelsPass : llvm::PassInfoMixin<InlineIntoKernelsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);

@@ -58,6 +58,9 @@ llvm::Value *loadContextField(llvm::Function &WG, uint64_t Offset,
     return B.CreateLoad(B.getInt32Ty(), Field, "work_dim");
   if (Offset == ctx::LocalMemory)
     return B.CreateLoad(B.getPtrTy(), Field, "local_memory");
+  if (Offset == ctx::Printf || Offset == ctx::PrivateBegin ||
+      Offset == ctx::PrivateEnd)
+    return B.CreateLoad(B.getPtrTy(), Field);
   return B.CreateLoad(B.getInt64Ty(), Field);
 }
 

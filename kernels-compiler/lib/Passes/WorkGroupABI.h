@@ -49,6 +49,10 @@ inline constexpr llvm::StringRef LocalIdPlaceholders[3] = {
 // Metadata on the allocas that hold one element per work-item (indexed by
 // the local linear id): their accesses never overlap between work-items.
 inline constexpr llvm::StringRef WorkItemArrayMD = "kc.work_item_array";
+// Returns the launch's printf buffer (LaunchContext::Printf); PrintfPass
+// calls it wherever printf was called, PrintfBufferPass replaces it in the
+// work-group functions.
+inline constexpr llvm::StringRef PrintfBufferPlaceholder = "__kc_printf_buffer";
 
 // Byte offsets of the launch context fields, shared with the driver.
 namespace ctx {
@@ -61,6 +65,11 @@ inline constexpr uint64_t NumGroups = offsetof(LaunchContext, NumGroups);
 inline constexpr uint64_t GroupId = offsetof(LaunchContext, GroupId);
 inline constexpr uint64_t LocalSize = offsetof(LaunchContext, LocalSize);
 inline constexpr uint64_t LocalMemory = offsetof(LaunchContext, LocalMemory);
+inline constexpr uint64_t Printf = offsetof(LaunchContext, Printf);
+inline constexpr uint64_t LocalMemorySize =
+    offsetof(LaunchContext, LocalMemorySize);
+inline constexpr uint64_t PrivateBegin = offsetof(LaunchContext, PrivateBegin);
+inline constexpr uint64_t PrivateEnd = offsetof(LaunchContext, PrivateEnd);
 } // namespace ctx
 
 bool isWorkGroupFunction(const llvm::Function &F);

@@ -44,6 +44,7 @@ struct Analyses {
 void runKernelSimplificationPipeline(llvm::Module &M, bool OptDisable) {
   Analyses A;
   llvm::ModulePassManager MPM;
+  MPM.addPass(PrintfPass());
   MPM.addPass(InlineIntoKernelsPass());
   MPM.addPass(llvm::GlobalDCEPass());
   llvm::FunctionPassManager FPM;
@@ -67,6 +68,8 @@ void runWorkGroupPipeline(llvm::Module &M) {
   llvm::ModulePassManager MPM;
   MPM.addPass(WorkGroupFunctionPass());
   MPM.addPass(WorkItemBuiltinsPass());
+  MPM.addPass(PrintfBufferPass());
+  MPM.addPass(GenericAddressSpacePass());
   MPM.addPass(LocalMemoryPass());
   llvm::FunctionPassManager FPM;
   FPM.addPass(CanonicalizeBarriersPass());
@@ -95,6 +98,12 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
           MPM.addPass(WorkItemBuiltinsPass());
         else if (Name == "kc-local-memory")
           MPM.addPass(LocalMemoryPass());
+        else if (Name == "kc-printf")
+          MPM.addPass(PrintfPass());
+        else if (Name == "kc-printf-buffer")
+          MPM.addPass(PrintfBufferPass());
+        else if (Name == "kc-generic-address-space")
+          MPM.addPass(GenericAddressSpacePass());
         else
           return false;
         return true;
