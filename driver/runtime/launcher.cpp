@@ -37,7 +37,7 @@ struct StackRange {
 };
 
 StackRange thread_stack() {
-    [[gnu::tls_model("initial-exec")]] thread_local StackRange range = [] {
+    thread_local StackRange range = [] {
         StackRange r;
         pthread_attr_t attr;
         if (pthread_getattr_np(pthread_self(), &attr) != 0)
@@ -61,7 +61,7 @@ StackRange thread_stack() {
 class PrintfScope {
 public:
     PrintfScope() {
-        [[gnu::tls_model("initial-exec")]] thread_local Storage mine;
+        thread_local Storage mine;
         storage_ = mine.busy ? &own_ : &mine;
         storage_->busy = true;
         if (!storage_->data) {
