@@ -268,3 +268,49 @@ __kernel void after(void) { printf("next launch\n"); }
     KernelPtr after = make_kernel(program.get(), "after");
     CHECK(run_captured(f.q(), after.get(), 2).output == "next launch\nnext launch\n");
 }
+
+namespace {
+
+std::vector<unsigned char> program_binary(cl_program program) {
+    size_t size = 0;
+    REQUIRE_OK(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr));
+    std::vector<unsigned char> binary(size);
+    unsigned char* pointers[] = {binary.data()};
+    REQUIRE_OK(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof pointers, pointers, nullptr));
+    return binary;
+}
+
+const char* const hello_source = R"CLC(
+__kernel void hello(int n) { printf("%s %d %v2hld\n", "hello", n, (int2)(n, -n)); }
+)CLC";
+
+} // namespace
+
+TEST_CASE("printf: programs from binaries and from compile + link print the same") {
+    Fixture f;
+    ProgramPtr original = f.build(hello_source);
+    const std::vector<unsigned char> binary = program_binary(original.get());
+    const unsigned char* binaries[] = {binary.data()};
+    const size_t lengths[] = {binary.size()};
+    cl_int status = CL_OUT_OF_RESOURCES;
+    cl_int error = CL_OUT_OF_RESOURCES;
+    ProgramPtr copy(
+        clCreateProgramWithBinary(f.ctx(), 1, &f.device, lengths, binaries, &status, &error));
+    REQUIRE_OK(error);
+    REQUIRE_OK(status);
+    cl_test::build(copy.get(), f.device);
+
+    ProgramPtr object = create_program(f.ctx(), hello_source);
+    REQUIRE_OK(clCompileProgram(object.get(), 1, &f.device, nullptr, 0, nullptr, nullptr, nullptr,
+                                nullptr));
+    cl_program inputs[] = {object.get()};
+    ProgramPtr linked(
+        clLinkProgram(f.ctx(), 1, &f.device, nullptr, 1, inputs, nullptr, nullptr, &error));
+    REQUIRE_OK(error);
+
+    for (cl_program program : {original.get(), copy.get(), linked.get()}) {
+        KernelPtr kernel = make_kernel(program, "hello");
+        set_arg(kernel.get(), 0, cl_int{3});
+        CHECK(run_captured(f.q(), kernel.get(), 1).output == "hello 3 3,-3\n");
+    }
+}
