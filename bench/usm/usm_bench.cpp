@@ -604,6 +604,8 @@ int main(int argc, char** argv) {
             return child_bandwidth(parse_size(argv[3]), std::strtoull(argv[4], nullptr, 0));
         if (mode == "memory" && argc == 4)
             return child_memory(std::strtoull(argv[3], nullptr, 0));
+        if (mode == "registry" && argc == 4)
+            return child_registry(std::strtoull(argv[3], nullptr, 0));
         std::fprintf(stderr, "usm_bench: bad child arguments\n");
         return 2;
     }

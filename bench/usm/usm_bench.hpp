@@ -90,5 +90,6 @@ int child_alloc();
 int child_lookup(unsigned long long seed);
 int child_bandwidth(size_t max_size, unsigned long long seed);
 int child_memory(unsigned long long seed);
+int child_registry(unsigned long long seed);
 
 } // namespace usm_bench

@@ -15,8 +15,10 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include <time.h>
 #include <unistd.h>
 
 namespace usm_bench {
@@ -196,6 +198,12 @@ long long resident_bytes() {
     return resident * static_cast<long long>(sysconf(_SC_PAGESIZE));
 }
 
+double thread_seconds() {
+    timespec now{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 size_t machine_memory() {
     return static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) *
            static_cast<size_t>(sysconf(_SC_PAGESIZE));
@@ -312,6 +320,72 @@ int child_lookup(unsigned long long seed) {
         std::fflush(stdout);
         for (const Live& allocation : live)
             setup.free(allocation.base);
+    }
+    return 0;
+}
+
+// The registry alone, without an ICD: the lookups of child_lookup on a
+// memory::UsmRegistry whose ranges come from aligned_alloc (host and shared,
+// as the driver's domains allocate them) and from a memory::DevicePool
+// (device). Prints "registry <count> <seconds per find> <CPU seconds per
+// find>".
+int child_registry(unsigned long long seed) {
+    std::mt19937_64 rng(seed);
+    constexpr size_t pointer_count = size_t(1) << 17;
+    DevicePool pool(size_t(4) << 30, usmcl::memory::Domain::Binder{});
+    for (const size_t count : lookup_counts) {
+        struct Live {
+            std::byte* base;
+            size_t size;
+            UsmKind kind;
+        };
+        std::vector<Live> live;
+        live.reserve(count);
+        UsmRegistry registry;
+        for (size_t i = 0; i < count; ++i) {
+            const UsmKind kind = all_kinds[i % 3];
+            const size_t size = size_t(64) << (rng() % 7);
+            auto* base = kind == UsmKind::device
+                             ? pool.allocate(size, 128)
+                             : static_cast<std::byte*>(std::aligned_alloc(128, size));
+            if (!base)
+                fail("allocation for the registry lookups");
+            live.push_back({base, size, kind});
+            registry.insert(record(base, size, kind));
+        }
+        std::vector<const void*> pointers(pointer_count);
+        for (size_t i = 0; i < pointer_count; ++i) {
+            const Live& allocation = live[rng() % count];
+            pointers[i] = allocation.base + rng() % allocation.size;
+            const auto found = registry.find(pointers[i]);
+            if (!found || found->base != allocation.base)
+                fail("memory::UsmRegistry::find gave a wrong base");
+        }
+        size_t next = 0;
+        const double direct = time_per_op([&] {
+            sink = registry.find(pointers[next])->base;
+            next = (next + 1) & (pointer_count - 1);
+        });
+        // The same in this thread's CPU time, which time taken by other
+        // processes on a loaded machine does not inflate: the best of 7
+        // passes over all the pointers.
+        double cpu = 1e30;
+        for (int pass = 0; pass < 7; ++pass) {
+            const double start = thread_seconds();
+            for (const void* pointer : pointers)
+                sink = registry.find(pointer)->base;
+            cpu = std::min(cpu, (thread_seconds() - start) / pointer_count);
+        }
+        std::printf("registry %zu %.9e %.9e\n", count, direct, cpu);
+        std::fflush(stdout);
+        for (const Live& allocation : live) {
+            if (allocation.kind == UsmKind::device) {
+                if (!pool.free(allocation.base, allocation.size))
+                    fail("DevicePool::free");
+            } else {
+                std::free(allocation.base);
+            }
+        }
     }
     return 0;
 }
@@ -465,7 +539,7 @@ int child_memory(unsigned long long seed) {
         }
         const long long touched = resident_bytes();
         for (std::byte* chunk : chunks)
-            if (!pool->free(chunk))
+            if (!pool->free(chunk, touch_chunk))
                 fail("DevicePool::free");
         const long long freed = resident_bytes();
         const size_t reserved = pool->usage().reserved;
@@ -513,24 +587,25 @@ int child_memory(unsigned long long seed) {
         std::printf("mem registry_bookkeeping_random %zu\n", random_order.bookkeeping_bytes());
 
         DevicePool mixed(physical, usmcl::memory::Domain::Binder{});
-        std::vector<std::byte*> all;
+        std::vector<std::pair<std::byte*, size_t>> all;
         all.reserve(2 * n);
         for (size_t i = 0; i < 2 * n; ++i) {
-            std::byte* address = mixed.allocate(size_t(64) << (rng() % 11), 128);
+            const size_t size = size_t(64) << (rng() % 11);
+            std::byte* address = mixed.allocate(size, 128);
             if (!address)
                 fail("DevicePool::allocate of mixed sizes");
-            all.push_back(address);
+            all.emplace_back(address, size);
         }
         std::shuffle(all.begin(), all.end(), rng);
         for (size_t i = 0; i < n; ++i)
-            if (!mixed.free(all[i]))
+            if (!mixed.free(all[i].first, all[i].second))
                 fail("DevicePool::free of mixed sizes");
         const DevicePool::Usage mixed_usage = mixed.usage();
         std::printf("mem mixed_bookkeeping %zu\n", mixed_usage.bookkeeping);
         std::printf("mem mixed_free_ranges %zu\n", mixed_usage.free_ranges);
         std::fflush(stdout);
         for (std::byte* address : addresses)
-            if (!pool.free(address))
+            if (!pool.free(address, 64))
                 fail("DevicePool::free of 64 bytes");
     }
     {

@@ -33,6 +33,23 @@ AddressIndex::Value AddressIndex::find(Key key) const noexcept {
     return pos == leaf.count ? absent : leaf.values[pos];
 }
 
+void AddressIndex::replace_key(Key from, Key to) noexcept {
+    Path path;
+    Leaf& leaf = leaves_[descend(from, path)];
+    leaf.keys[find_key<leaf_capacity>(leaf.keys.data(), leaf.count, from)] = to;
+    // The separators around the path must still lead to this leaf. A bound that `to` crosses
+    // moves just past it: the keys beyond the bound are beyond `to` too (none lies between).
+    for (unsigned depth = 0; depth < height_; ++depth) {
+        Inner& node = inners_[path[depth].node];
+        unsigned slot = path[depth].slot;
+        if (to > from && slot < node.count && node.keys[slot] <= to) {
+            node.keys[slot] = to + 1;
+        } else if (to < from && slot > 0 && node.keys[slot - 1] > to) {
+            node.keys[slot - 1] = to;
+        }
+    }
+}
+
 AddressIndex::Entry AddressIndex::floor(Key key) const noexcept {
     Path path;
     const Leaf& leaf = leaves_[descend(key, path)];

@@ -72,7 +72,7 @@ void UsmAllocations::release_memory(const memory::UsmAllocation& allocation) {
     case UsmKind::shared: domain_of(device).release(allocation.base, allocation.size); break;
     case UsmKind::device:
         // The pool outlives the allocation: the context holds the device.
-        const_cast<Device*>(device)->usm_pool().free(allocation.base);
+        const_cast<Device*>(device)->usm_pool().free(allocation.base, allocation.size);
         break;
     }
 }

@@ -2,6 +2,8 @@
 
 #include "support/log.hpp"
 
+#include <new>
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -42,8 +44,8 @@ DevicePool::DevicePool(std::size_t reserve_bytes, const Domain::Binder& binder) 
     }
     if (binder && !binder(base_, reserved_))
         USMCL_LOG(memory, "device pool: cannot bind %zu bytes to its NUMA node", reserved_);
-    region_ = std::make_unique<bufalloc::SharedRegion>(reinterpret_cast<std::uintptr_t>(base_),
-                                                       reserved_, granule);
+    space_ = std::make_unique<bufalloc::FreeSpace>(reinterpret_cast<std::uintptr_t>(base_),
+                                                   reserved_, granule);
 }
 
 DevicePool::~DevicePool() {
@@ -52,33 +54,38 @@ DevicePool::~DevicePool() {
 }
 
 std::byte* DevicePool::allocate(std::size_t size, std::size_t alignment) {
-    if (!region_)
+    if (!space_)
         return nullptr;
-    const bufalloc::AllocateResult result = region_->allocate(size, alignment);
+    std::lock_guard lock(mutex_);
+    const bufalloc::AllocateResult result = space_->allocate(size, alignment);
     if (!result.ok())
         return nullptr;
     return reinterpret_cast<std::byte*>(result.address);
 }
 
-bool DevicePool::free(std::byte* address) {
-    if (!region_ || !owns(address))
+bool DevicePool::free(std::byte* address, std::size_t size) {
+    if (!space_ || !owns(address) || size > reserved_ - static_cast<std::size_t>(address - base_))
         return false;
-    const std::uint64_t key = reinterpret_cast<std::uintptr_t>(address);
-    return region_->with_lock([&](bufalloc::Region& region) {
-        const auto allocation = region.lookup(key);
-        if (!allocation || allocation->address != key)
-            return false;
-        if (allocation->size >= release_threshold) {
-            // The whole pages inside the allocation go back to the system;
-            // the next use finds them zero-filled.
-            const std::uintptr_t page = page_size();
-            const std::uintptr_t begin = (key + page - 1) / page * page;
-            const std::uintptr_t end = (key + allocation->size) / page * page;
-            if (end > begin)
-                madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
-        }
-        return region.free(key) == bufalloc::Status::ok;
-    });
+    const std::uintptr_t key = reinterpret_cast<std::uintptr_t>(address);
+    if (size >= release_threshold) {
+        // The whole pages inside the allocation go back to the system; the
+        // next use finds them zero-filled. Done while the range is still
+        // allocated (the caller's), before another allocation can take it.
+        const std::uintptr_t page = page_size();
+        const std::uintptr_t begin = (key + page - 1) / page * page;
+        const std::uintptr_t end = (key + size) / page * page;
+        if (end > begin)
+            madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+    }
+    std::lock_guard lock(mutex_);
+    try {
+        return space_->release(key, size) == bufalloc::Status::ok;
+    } catch (const std::bad_alloc&) {
+        // No host memory for the record of a new free range: the range stays
+        // reserved (lost to later allocations), nothing else breaks.
+        USMCL_LOG(memory, "device pool: no memory to record %zu freed bytes", size);
+        return false;
+    }
 }
 
 bool DevicePool::owns(const void* address) const {
@@ -87,9 +94,10 @@ bool DevicePool::owns(const void* address) const {
 }
 
 DevicePool::Usage DevicePool::usage() const {
-    if (!region_)
+    if (!space_)
         return {0, 0, 0, 0};
-    const bufalloc::Stats stats = region_->stats();
+    std::lock_guard lock(mutex_);
+    const bufalloc::Stats stats = space_->stats();
     return {reserved_, static_cast<std::size_t>(stats.bytes_in_use),
             static_cast<std::size_t>(stats.free_ranges),
             static_cast<std::size_t>(stats.bookkeeping_bytes)};

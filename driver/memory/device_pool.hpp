@@ -1,15 +1,19 @@
 // A device's pool for USM device allocations: one range of virtual memory
 // reserved on creation (mapped without swap reservation, so untouched pages
-// cost nothing) and carved by bufalloc. Freeing a large allocation gives its
-// whole pages back to the system. Thread-safe.
+// cost nothing) and carved by bufalloc's FreeSpace, which records only the
+// free ranges: the caller (the USM registry) keeps every allocation's address
+// and size and hands both back to free(), so an allocation costs the pool no
+// host memory. Freeing a large allocation gives its whole pages back to the
+// system. Thread-safe (one mutex).
 #pragma once
 
 #include "memory/domain.hpp"
 
-#include <bufalloc/shared_region.hpp>
+#include <bufalloc/free_space.hpp>
 
 #include <cstddef>
 #include <memory>
+#include <mutex>
 
 namespace usmcl::memory {
 
@@ -26,8 +30,10 @@ public:
     // size bytes at a multiple of alignment (a power of two), or nullptr
     // when the pool has no room.
     std::byte* allocate(std::size_t size, std::size_t alignment);
-    // Frees an allocation of this pool; false for any other address.
-    bool free(std::byte* address);
+    // Frees the allocation of size bytes (as asked of allocate()) at address.
+    // False, and no change, for a range outside the pool or overlapping its
+    // free space; the caller must not free a range it did not allocate.
+    bool free(std::byte* address, std::size_t size);
     bool owns(const void* address) const;
 
     struct Usage {
@@ -41,7 +47,8 @@ public:
 private:
     std::byte* base_ = nullptr;
     std::size_t reserved_ = 0;
-    std::unique_ptr<bufalloc::SharedRegion> region_;
+    mutable std::mutex mutex_;
+    std::unique_ptr<bufalloc::FreeSpace> space_;
 };
 
 } // namespace usmcl::memory

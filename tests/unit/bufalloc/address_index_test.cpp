@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <random>
 
@@ -107,4 +108,48 @@ TEST_CASE("random inserts, erases and floors match std::map", "[bufalloc][addres
     for (const auto& [key, value] : model) {
         REQUIRE(index.find(key) == value);
     }
+}
+
+TEST_CASE("replace_key moves a key up to its neighbours and keeps every search right",
+          "[bufalloc][address_index]") {
+    std::mt19937_64 rng(777);
+    AddressIndex index;
+    std::map<std::uint64_t, std::uint32_t> model;
+    for (std::uint32_t i = 0; i < 30000; ++i) {
+        const std::uint64_t key = rng() % (std::uint64_t{1} << 40) * 4;
+        if (model.emplace(key, i).second) {
+            index.insert(key, i);
+        }
+    }
+    for (int round = 0; round < 100000; ++round) {
+        auto it = model.lower_bound(rng() % (std::uint64_t{1} << 42));
+        if (it == model.end()) {
+            continue;
+        }
+        // Any key strictly between the neighbours: below, above or (rarely) unchanged.
+        const std::uint64_t low = it == model.begin() ? 0 : std::prev(it)->first + 1;
+        const std::uint64_t high =
+            std::next(it) == model.end() ? UINT64_MAX - 1 : std::next(it)->first - 1;
+        std::uint64_t to = low + rng() % (high - low + 1);
+        if (rng() % 4 == 0) {
+            to = rng() % 2 == 0 ? low : high; // the extremes
+        }
+        const std::uint32_t value = it->second;
+        index.replace_key(it->first, to);
+        model.erase(it);
+        model.emplace(to, value);
+        REQUIRE(index.find(to) == value);
+        if (round % 1000 == 0) {
+            REQUIRE(index.check());
+        }
+        for (int probe = 0; probe < 3; ++probe) {
+            const std::uint64_t key = probe == 0 ? to : probe == 1 ? to - 1 : to + 1;
+            require_same_floor(index, model, key);
+        }
+    }
+    REQUIRE(index.check());
+    for (const auto& [key, value] : model) {
+        REQUIRE(index.erase(key) == value);
+    }
+    REQUIRE(index.check());
 }

@@ -164,15 +164,16 @@ TEST_CASE("DevicePool hands out aligned, disjoint, usable ranges", "[usm]") {
         } else {
             auto it = std::next(live.begin(), static_cast<long>(random() % live.size()));
             if (it->second > 1)
-                CHECK_FALSE(pool.free(it->first + 1));
-            CHECK(pool.free(it->first));
-            CHECK_FALSE(pool.free(it->first)); // twice
+                CHECK_FALSE(pool.free(it->first + 1, it->second - 1)); // interior
+            CHECK(pool.free(it->first, it->second));
+            CHECK_FALSE(pool.free(it->first, it->second)); // twice
             live.erase(it);
         }
     }
     for (const auto& [p, size] : live)
-        CHECK(pool.free(p));
+        CHECK(pool.free(p, size));
     CHECK(pool.usage().in_use == 0);
+    CHECK(pool.usage().free_ranges == 1);
     int outside = 0;
-    CHECK_FALSE(pool.free(reinterpret_cast<std::byte*>(&outside)));
+    CHECK_FALSE(pool.free(reinterpret_cast<std::byte*>(&outside), sizeof outside));
 }

@@ -40,6 +40,10 @@ public:
     // Removes key and returns its value, or `absent`. Never allocates.
     Value erase(Key key) noexcept;
 
+    // Changes the present key `from` to `to`, keeping its value. No other key may lie between
+    // them (in [to, from) or (from, to]). O(log n); never allocates.
+    void replace_key(Key from, Key to) noexcept;
+
     // The value of key, or `absent`.
     [[nodiscard]] Value find(Key key) const noexcept;
 
