@@ -21,6 +21,7 @@ packages=(
     opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
     libhwloc-dev catch2 python3
     clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
+    llvm-spirv-15 clang-15
 )
 # piglit's OpenCL profile (conformance/piglit): 2 GB installed, almost all of
 # it OpenGL tests, so only `./run.sh conformance` installs it; without it the

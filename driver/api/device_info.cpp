@@ -4,6 +4,7 @@
 #include "api/info_writer.hpp"
 #include "core/capabilities.hpp"
 #include "core/platform.hpp"
+#include "core/program.hpp"
 #include "support/clock.hpp"
 
 #include <CL/cl_ext.h>
@@ -64,8 +65,8 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_MAX_READ_IMAGE_ARGS: return out.scalar<cl_uint>(0);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(0);
     case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(0);
-    case CL_DEVICE_IL_VERSION: return out.string("");
-    case CL_DEVICE_ILS_WITH_VERSION: return out.name_versions({});
+    case CL_DEVICE_IL_VERSION: return out.string(core::il_version_string());
+    case CL_DEVICE_ILS_WITH_VERSION: return out.name_versions(core::il_versions());
     case CL_DEVICE_IMAGE2D_MAX_WIDTH: return out.scalar<size_t>(0);
     case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return out.scalar<size_t>(0);
     case CL_DEVICE_IMAGE3D_MAX_WIDTH: return out.scalar<size_t>(0);

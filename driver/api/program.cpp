@@ -1,7 +1,8 @@
-// Program entry points: clCreateProgramWithSource, clCreateProgramWithBinary,
+// Program entry points: clCreateProgramWithSource, clCreateProgramWithIL (and
+// cl_khr_il_program's clCreateProgramWithILKHR), clCreateProgramWithBinary,
 // clCreateProgramWithBuiltInKernels, clBuildProgram, clCompileProgram,
-// clLinkProgram, clRetainProgram, clReleaseProgram, clGetProgramInfo,
-// clGetProgramBuildInfo, clSetProgramReleaseCallback.
+// clLinkProgram, clRetainProgram, clReleaseProgram,
+// clSetProgramSpecializationConstant, clSetProgramReleaseCallback.
 #include "core/program.hpp"
 #include "api/boundary.hpp"
 #include "api/entrypoints.hpp"
@@ -61,6 +62,26 @@ std::string options_of(const char* options) {
     return options ? std::string(options) : std::string();
 }
 
+Result<cl_program> create_program_with_il(cl_context context, const void* il, size_t length) {
+    core::Context* object = core::Context::from_handle(context);
+    if (!object)
+        return Status(CL_INVALID_CONTEXT, "not a context");
+    // CL_INVALID_VALUE if il is NULL or length is zero.
+    if (!il || length == 0)
+        return Status(CL_INVALID_VALUE, "il is NULL or length is 0");
+    // CL_INVALID_OPERATION if no devices in context support intermediate
+    // language programs (no SPIR-V translator to run).
+    if (!core::il_supported())
+        return Status(CL_INVALID_OPERATION, "no SPIR-V translator (see USMCL_LLVM_SPIRV)");
+    // CL_INVALID_VALUE if il is not well-formed SPIR-V the devices take.
+    std::string bytes(static_cast<const char*>(il), length);
+    kc::SpirvModuleInfo info;
+    std::string error;
+    if (!kc::inspectSpirv(bytes, info, error))
+        return Status(CL_INVALID_VALUE, "not a SPIR-V module usmcl takes");
+    return (new Program(*object, std::move(bytes), std::move(info)))->handle();
+}
+
 } // namespace
 
 cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint count,
@@ -83,6 +104,20 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
                 source.append(strings[i]);
         }
         return (new Program(*object, std::move(source)))->handle();
+    });
+}
+
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void* il, size_t length,
+                                             cl_int* errcode_ret) {
+    return guarded_create<cl_program>(__func__, errcode_ret, [&]() -> Result<cl_program> {
+        return create_program_with_il(context, il, length);
+    });
+}
+
+cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void* il, size_t length,
+                                                cl_int* errcode_ret) {
+    return guarded_create<cl_program>(__func__, errcode_ret, [&]() -> Result<cl_program> {
+        return create_program_with_il(context, il, length);
     });
 }
 
@@ -181,6 +216,19 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program, Notify pfn_no
     });
 }
 
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                                      size_t spec_size, const void* spec_value) {
+    return guarded(__func__, [&]() -> Status {
+        Program* object = Program::from_handle(program);
+        // CL_INVALID_PROGRAM if program is not a valid program object created
+        // from an intermediate language.
+        USMCL_CHECK(object && object->has_il(), CL_INVALID_PROGRAM,
+                    "not a program created from SPIR-V");
+        USMCL_CHECK(spec_value, CL_INVALID_VALUE, "spec_value is NULL");
+        return object->set_spec_constant(spec_id, spec_size, spec_value);
+    });
+}
+
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
                                   const cl_device_id* device_list, const char* options,
                                   Notify pfn_notify, void* user_data) {
@@ -222,7 +270,8 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
         USMCL_CHECK(num_input_headers == 0 ? (!input_headers && !header_include_names)
                                            : (input_headers && header_include_names),
                     CL_INVALID_VALUE, "input_headers, names and count disagree");
-        USMCL_CHECK(object->has_source(), CL_INVALID_OPERATION, "the program has no source");
+        USMCL_CHECK(object->has_source() || object->has_il(), CL_INVALID_OPERATION,
+                    "the program has no source or IL");
         USMCL_CHECK(!object->has_kernels(), CL_INVALID_OPERATION, "kernels of the program exist");
         std::vector<kc::Header> headers;
         for (cl_uint i = 0; i < num_input_headers; ++i) {

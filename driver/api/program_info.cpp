@@ -47,7 +47,10 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program, cl_program_info param_na
             return out.scalar<cl_uint>(static_cast<cl_uint>(handles.size()));
         case CL_PROGRAM_DEVICES: return out.array(handles);
         case CL_PROGRAM_SOURCE: return out.string(object->has_source() ? object->source() : "");
-        case CL_PROGRAM_IL: return out.bytes(nullptr, 0);
+        // The SPIR-V as given; nothing for other programs.
+        case CL_PROGRAM_IL:
+            return object->has_il() ? out.bytes(object->il().data(), object->il().size())
+                                    : out.bytes(nullptr, 0);
         case CL_PROGRAM_BINARY_SIZES: {
             std::vector<size_t> sizes;
             for (core::Device* device : devices)

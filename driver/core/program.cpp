@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 namespace usmcl::core {
 namespace {
@@ -40,6 +41,42 @@ const kc::Compiler& compiler() {
     return instance;
 }
 
+const std::string& spirv_translator() {
+    static const std::string path = [] {
+        const std::string& configured = support::config().llvm_spirv;
+        return configured.empty() ? std::string(kc::builtInSpirvTranslator()) : configured;
+    }();
+    return path;
+}
+
+bool il_supported() {
+    static const bool usable = kc::isExecutableFile(spirv_translator());
+    return usable;
+}
+
+const std::vector<NameVersion>& il_versions() {
+    static const std::vector<NameVersion> list = [] {
+        std::vector<NameVersion> versions;
+        if (il_supported())
+            for (cl_uint minor = 0; minor <= kc::SpirvMaxMinorVersion; ++minor)
+                versions.push_back({"SPIR-V", CL_MAKE_VERSION(1, minor, 0)});
+        return versions;
+    }();
+    return list;
+}
+
+const std::string& il_version_string() {
+    static const std::string text = [] {
+        std::string joined;
+        for (const NameVersion& version : il_versions())
+            joined += (joined.empty() ? "" : " ") + version.name + "_" +
+                      std::to_string(CL_VERSION_MAJOR(version.version)) + "." +
+                      std::to_string(CL_VERSION_MINOR(version.version));
+        return joined;
+    }();
+    return text;
+}
+
 const kc::CodeCache& code_cache() {
     static const kc::CodeCache cache = [] {
         kc::CodeCache settings;
@@ -61,6 +98,12 @@ const kc::CodeCache& code_cache() {
 
 Program::Program(Context& context, std::string source)
     : context_(&context), source_(std::move(source)), has_source_(true) {
+    for (const auto& device : context.devices())
+        builds_.emplace_back(device.get());
+}
+
+Program::Program(Context& context, std::string il, kc::SpirvModuleInfo info)
+    : context_(&context), il_(std::move(il)), has_il_(true), il_info_(std::move(info)) {
     for (const auto& device : context.devices())
         builds_.emplace_back(device.get());
 }
@@ -119,6 +162,33 @@ std::optional<Program::DeviceBuild> Program::executable_for(const Device& device
     return std::nullopt;
 }
 
+Status Program::set_spec_constant(cl_uint spec_id, size_t spec_size, const void* spec_value) {
+    const auto constant =
+        std::find_if(il_info_.SpecConstants.begin(), il_info_.SpecConstants.end(),
+                     [&](const kc::SpirvSpecConstant& c) { return c.Id == spec_id; });
+    if (constant == il_info_.SpecConstants.end())
+        return {CL_INVALID_SPEC_ID, "the module has no specialization constant with this id"};
+    if (spec_size != constant->Size)
+        return {CL_INVALID_VALUE, "spec_size is not the size of the specialization constant"};
+    uint64_t bits = 0;
+    std::memcpy(&bits, spec_value, spec_size);
+    std::lock_guard lock(mutex_);
+    spec_values_[spec_id] = bits;
+    return {};
+}
+
+kc::BuildResult Program::translate_il(const std::string& options, bool executable) const {
+    std::vector<kc::SpecConstantValue> values;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, bits] : spec_values_)
+            values.push_back({id, bits});
+    }
+    static const kc::DeviceTarget target = device_target();
+    return executable ? kc::buildSpirv(il_, values, options, target, spirv_translator())
+                      : kc::compileSpirv(il_, values, options, target, spirv_translator());
+}
+
 void Program::mark_in_progress(const std::vector<Device*>& devices) {
     std::lock_guard lock(mutex_);
     for (Device* device : devices)
@@ -144,8 +214,9 @@ Status Program::build(const std::vector<Device*>& devices, const std::string& op
     // One build serves every device: they share the instruction set.
     std::shared_ptr<const kc::Module> module;
     std::string log;
-    if (has_source_) {
-        kc::BuildResult result = compiler().build(source_, options);
+    if (has_source_ || has_il_) {
+        kc::BuildResult result =
+            has_il_ ? translate_il(options, true) : compiler().build(source_, options);
         if (result.InvalidOptions)
             return {CL_INVALID_BUILD_OPTIONS, "invalid build options"};
         module = std::move(result.Output);
@@ -200,7 +271,8 @@ Status Program::compile(const std::vector<Device*>& devices, const std::string& 
     if (!compiler().checkCompileOptions(options, error))
         return {CL_INVALID_COMPILER_OPTIONS, "invalid compiler options"};
     mark_in_progress(devices);
-    kc::BuildResult result = compiler().compile(source_, options, headers);
+    kc::BuildResult result =
+        has_il_ ? translate_il(options, false) : compiler().compile(source_, options, headers);
     if (result.InvalidOptions)
         return {CL_INVALID_COMPILER_OPTIONS, "invalid compiler options"};
     std::shared_ptr<const kc::Module> module = std::move(result.Output);

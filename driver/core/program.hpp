@@ -7,10 +7,12 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "kc/Compiler.h"
+#include "kc/Spirv.h"
 
 #include <CL/cl.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +27,14 @@ using ProgramNotify = void(CL_CALLBACK*)(cl_program program, void* user_data);
 const kc::Compiler& compiler();
 // The code cache settings from USMCL_CACHE and USMCL_CACHE_DIR.
 const kc::CodeCache& code_cache();
+// The SPIR-V translator: USMCL_LLVM_SPIRV, else the one found at build time.
+const std::string& spirv_translator();
+// Whether the translator can run: only then do the devices take SPIR-V.
+bool il_supported();
+// CL_DEVICE_ILS_WITH_VERSION ("SPIR-V" 1.0 to 1.4) and CL_DEVICE_IL_VERSION
+// ("SPIR-V_1.0 SPIR-V_1.1 ..."); empty without a translator.
+const std::vector<NameVersion>& il_versions();
+const std::string& il_version_string();
 
 class Program : public Object<Program, _cl_program, ObjectType::program> {
 public:
@@ -42,6 +52,8 @@ public:
 
     // From source (clCreateProgramWithSource).
     Program(Context& context, std::string source);
+    // From SPIR-V (clCreateProgramWithIL), checked by kc::inspectSpirv.
+    Program(Context& context, std::string il, kc::SpirvModuleInfo info);
     // From binaries, one module per device (clCreateProgramWithBinary), or
     // the result of clLinkProgram.
     Program(Context& context, std::vector<Device*> devices,
@@ -50,6 +62,13 @@ public:
     Context& context() const { return *context_; }
     const std::string& source() const { return source_; }
     bool has_source() const { return has_source_; }
+    // Created from SPIR-V: the module as given (CL_PROGRAM_IL).
+    bool has_il() const { return has_il_; }
+    const std::string& il() const { return il_; }
+    // clSetProgramSpecializationConstant: CL_INVALID_SPEC_ID for an id the
+    // module has no constant for, CL_INVALID_VALUE for a size that is not
+    // the constant's. Used by the next build or compile.
+    Status set_spec_constant(cl_uint spec_id, size_t spec_size, const void* spec_value);
     std::vector<Device*> devices() const;
 
     // A copy of what the last build gave for device (null if not a device of the program).
@@ -85,9 +104,16 @@ private:
     DeviceBuild* find(const Device& device);
     void mark_in_progress(const std::vector<Device*>& devices);
 
+    // The module's object (compile) or executable (build) from SPIR-V.
+    kc::BuildResult translate_il(const std::string& options, bool executable) const;
+
     Ref<Context> context_;
     std::string source_;
     bool has_source_ = false;
+    std::string il_;
+    bool has_il_ = false;
+    kc::SpirvModuleInfo il_info_;
+    std::map<cl_uint, uint64_t> spec_values_; // guarded by mutex_
     mutable std::mutex mutex_;
     std::vector<DeviceBuild> builds_;
     std::atomic<bool> building_{false};

@@ -1,10 +1,12 @@
 //===- Compiler.cpp - The public interface --------------------------------===//
 #include "kc/Compiler.h"
+#include "kc/Spirv.h"
 
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
 #include "Frontend/BuildOptions.h"
 #include "Frontend/ClangFrontend.h"
+#include "Frontend/SpirvFrontend.h"
 #include "Link/Link.h"
 
 #include <llvm/IR/LLVMContext.h>
@@ -120,6 +122,47 @@ BuildResult Compiler::build(std::string_view Source,
       compileOpenCLC(Context, Source, {}, Parsed, Target, Result.Log);
   if (!M)
     return Result;
+  makeExecutable(std::move(M), Parsed, Options, Result);
+  return Result;
+}
+
+BuildResult compileSpirv(std::string_view Spirv,
+                         std::span<const SpecConstantValue> SpecValues,
+                         std::string_view Options, const DeviceTarget &Target,
+                         const std::string &Translator) {
+  BuildOptions Parsed;
+  std::string Error;
+  if (!parseBuildOptions(Options, OptionsUse::Compile, Target, Parsed, Error))
+    return invalidOptions(std::move(Error));
+  BuildResult Result;
+  llvm::LLVMContext Context;
+  captureDiagnostics(Context, Result.Log);
+  std::unique_ptr<llvm::Module> M =
+      translateSpirv(Context, Spirv, SpecValues, Translator, Result.Log);
+  if (!M)
+    return Result;
+  Result.Output = std::make_unique<ModuleImpl>(
+      ModuleKind::Object, std::string(Options), writeBitcode(*M),
+      std::vector<KernelInfo>{}, false);
+  return Result;
+}
+
+BuildResult buildSpirv(std::string_view Spirv,
+                       std::span<const SpecConstantValue> SpecValues,
+                       std::string_view Options, const DeviceTarget &Target,
+                       const std::string &Translator) {
+  BuildOptions Parsed;
+  std::string Error;
+  if (!parseBuildOptions(Options, OptionsUse::Build, Target, Parsed, Error))
+    return invalidOptions(std::move(Error));
+  BuildResult Result;
+  llvm::LLVMContext Context;
+  captureDiagnostics(Context, Result.Log);
+  std::unique_ptr<llvm::Module> M =
+      translateSpirv(Context, Spirv, SpecValues, Translator, Result.Log);
+  if (!M)
+    return Result;
+  applyMathOptions(*M, Parsed);
   makeExecutable(std::move(M), Parsed, Options, Result);
   return Result;
 }
