@@ -153,3 +153,20 @@ TEST_CASE("replace_key moves a key up to its neighbours and keeps every search r
     }
     REQUIRE(index.check());
 }
+
+TEST_CASE("ascending and descending inserts fill the leaves", "[bufalloc][address_index]") {
+    constexpr std::uint32_t count = 100000;
+    for (const bool ascending : {true, false}) {
+        AddressIndex index;
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const std::uint64_t key = std::uint64_t{ascending ? i : count - 1 - i} * 128;
+            index.insert(key, i);
+        }
+        REQUIRE(index.check());
+        // A full leaf holds 32 entries in 392 bytes (12.25 per entry); half-full leaves would
+        // need 24.5. The node vectors may hold up to half their size again as spare room.
+        const double per_entry = static_cast<double>(index.memory_bytes()) / count;
+        INFO((ascending ? "ascending: " : "descending: ") << per_entry << " bytes per entry");
+        CHECK(per_entry < 12.25 * 1.5 + 1);
+    }
+}

@@ -1,7 +1,12 @@
-// An ordered map from 64-bit addresses to 32-bit block indices: a B+tree whose nodes live in
-// two vectors. Inner nodes are sorted; leaves are not (an insert appends, an erase moves the
-// last entry into the hole), so updates never shift arrays and a leaf is searched by one linear
-// pass. Only leaf splits sort, and only partially.
+// An ordered map from 64-bit addresses to small values (32-bit block indices for Region, whole
+// records for other users): a B+tree whose nodes live in two vectors. Inner nodes are sorted;
+// leaves are not (an insert appends, an erase moves the last entry into the hole), so updates
+// never shift arrays and a leaf is searched by one linear pass. Only leaf splits sort, and only
+// partially. Values live in the leaves, beside their keys: a lookup's last memory access is the
+// leaf it already searched.
+//
+// The member definitions are in address_index_impl.hpp; BasicAddressIndex<std::uint32_t>
+// (AddressIndex) is instantiated once in the library.
 #pragma once
 
 #include "bufalloc/detail/node_pool.hpp"
@@ -12,21 +17,29 @@
 
 namespace bufalloc::detail {
 
-class AddressIndex {
+// The value reported for a missing key: a value-initialized one unless specialized.
+template <class Value>
+inline constexpr Value absent_value = Value{};
+// Block indices never reach UINT32_MAX.
+template <>
+inline constexpr std::uint32_t absent_value<std::uint32_t> = UINT32_MAX;
+
+template <class ValueType, unsigned LeafCapacity = 32>
+class BasicAddressIndex {
 public:
     using Key = std::uint64_t;
-    using Value = std::uint32_t;
+    using Value = ValueType;
 
-    // The value reported for a missing key (block indices never reach it). Results come back
-    // as plain values rather than std::optional, which the compiler would build in memory.
-    static constexpr Value absent = UINT32_MAX;
+    // The value reported for a missing key. Results come back as plain values rather than
+    // std::optional, which the compiler would build in memory.
+    static constexpr Value absent = absent_value<Value>;
 
     struct Entry {
         Key key = 0;
         Value value = absent;
     };
 
-    AddressIndex();
+    BasicAddressIndex();
 
     // Makes room so that the next insert() neither allocates nor throws.
     void reserve_for_insert() {
@@ -60,11 +73,11 @@ public:
 
 private:
     using NodeIndex = std::uint32_t;
-    static constexpr unsigned leaf_capacity = 32;
+    static constexpr unsigned leaf_capacity = LeafCapacity;
     static constexpr unsigned leaf_min = leaf_capacity / 2;
     static constexpr unsigned inner_capacity = 64;
     static constexpr unsigned inner_min = inner_capacity / 2;
-    static constexpr unsigned max_height = 16; // 32^16 entries: far beyond 32-bit values
+    static constexpr unsigned max_height = 32; // inner nodes hold >= 32 children: 32^32 entries
 
     // `count` unordered entries.
     struct Leaf {
@@ -91,6 +104,8 @@ private:
 
     [[nodiscard]] NodeIndex descend(Key key, Path& path) const noexcept;
     [[nodiscard]] Entry rightmost_before(const Path& path) const noexcept;
+    [[nodiscard]] bool shift_to_sibling(NodeIndex leaf_index, Key key, Value value,
+                                        const Step& step) noexcept;
     void split_leaf(NodeIndex leaf_index, Key key, Value value, const Path& path) noexcept;
     void insert_into_parents(const Path& path, Key key, NodeIndex child) noexcept;
     void split_inner(NodeIndex left_index, unsigned slot, Key& key, NodeIndex& child) noexcept;
@@ -109,5 +124,8 @@ private:
     unsigned height_ = 0; // inner levels above the leaves
     std::size_t size_ = 0;
 };
+
+using AddressIndex = BasicAddressIndex<std::uint32_t>;
+extern template class BasicAddressIndex<std::uint32_t>;
 
 } // namespace bufalloc::detail

@@ -1,8 +1,9 @@
-// Small array helpers shared by the AddressIndex sources.
+// Small array helpers of the BasicAddressIndex member definitions.
 #pragma once
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 
 namespace bufalloc::detail {
@@ -35,6 +36,28 @@ unsigned find_key(const std::uint64_t* keys, unsigned count, std::uint64_t key) 
     }
     mask &= static_cast<std::uint32_t>((std::uint64_t{1} << count) - 1);
     return mask == 0 ? count : static_cast<unsigned>(std::countr_zero(mask));
+}
+
+// Position of the greatest of the first `count` of `capacity` unordered keys that is <= key, or
+// count when none is. No branch to mispredict and no early exit: four independent running
+// maxima of the keys that qualify (the others count as 0), then the position of the greatest.
+// Keys past count are stale and ignored.
+template <unsigned capacity>
+unsigned floor_position(const std::uint64_t* keys, unsigned count, std::uint64_t key) noexcept {
+    constexpr unsigned lanes = 4;
+    static_assert(capacity % lanes == 0);
+    std::uint64_t best[lanes] = {};
+    for (unsigned i = 0; i < capacity; i += lanes) {
+        for (unsigned lane = 0; lane < lanes; ++lane) {
+            const unsigned at = i + lane;
+            const std::uint64_t qualifies =
+                0 - static_cast<std::uint64_t>((at < count) & (keys[at] <= key));
+            best[lane] = std::max(best[lane], keys[at] & qualifies);
+        }
+    }
+    const std::uint64_t greatest = std::max(std::max(best[0], best[1]), std::max(best[2], best[3]));
+    // 0 stands both for key 0 and for "none": find_key tells them apart.
+    return find_key<capacity>(keys, count, greatest);
 }
 
 // Opens a gap of one at `at` in the first `count` elements of `array`.
