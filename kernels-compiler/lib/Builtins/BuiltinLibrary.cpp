@@ -1,14 +1,15 @@
 //===- Builtins/BuiltinLibrary.cpp - The OpenCL C builtin library ---------===//
 //
-// builtins/*.cl is compiled to bitcode at build time and embedded. Linking it
-// with LinkOnlyNeeded from a lazily read module materializes only the
-// functions a program references; they are internalized and inlined with
-// the rest of the kernel afterwards.
+// builtins/*.cl is compiled to bitcode at build time, split into one shard
+// per builtin family (tools/kc-split-library) and embedded. A program reads
+// only the shards that define what it calls, lazily, and links from each
+// with LinkOnlyNeeded only the functions it needs; they are internalized and
+// inlined with the rest of the kernel afterwards.
 //
 //===----------------------------------------------------------------------===//
 #include "Builtins/BuiltinLibrary.h"
 
-#include "Support/Embedded.h"
+#include "Builtins/ShardedLibrary.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/ADT/StringSet.h>
@@ -18,63 +19,60 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <set>
+
 namespace kc {
 
 namespace {
 
-// The mangled functions M calls but does not define: the conversions, or
-// the others.
-std::vector<std::string> undefinedBuiltins(const llvm::Module &M,
-                                           bool Conversions) {
-  std::vector<std::string> Names;
-  for (const llvm::Function &F : M) {
-    if (!F.isDeclaration() || F.isIntrinsic() || F.use_empty() ||
-        !F.getName().starts_with("_Z"))
-      continue;
-    if (F.getName().contains("convert_") == Conversions)
-      Names.push_back(F.getName().str());
-  }
-  return Names;
-}
-
-bool linkLibrary(llvm::Module &M, std::string_view Bytes, std::string &Log) {
-  llvm::MemoryBufferRef Buffer(llvm::StringRef(Bytes.data(), Bytes.size()),
-                               "builtins");
-  auto Library = llvm::getLazyBitcodeModule(Buffer, M.getContext());
-  if (!Library) {
+bool linkShard(llvm::Module &M, llvm::StringRef Bytes, std::string &Log) {
+  llvm::MemoryBufferRef Buffer(Bytes, "builtins");
+  auto Shard = llvm::getLazyBitcodeModule(Buffer, M.getContext());
+  if (!Shard) {
     Log += "error: cannot read the builtin library: " +
-           llvm::toString(Library.takeError()) + "\n";
+           llvm::toString(Shard.takeError()) + "\n";
     return false;
   }
-  (*Library)->setDataLayout(M.getDataLayout());
-  (*Library)->setTargetTriple(M.getTargetTriple());
-  return !llvm::Linker::linkModules(M, std::move(*Library),
-                                    llvm::Linker::LinkOnlyNeeded);
+  (*Shard)->setDataLayout(M.getDataLayout());
+  (*Shard)->setTargetTriple(M.getTargetTriple());
+  if (llvm::Linker::linkModules(M, std::move(*Shard),
+                                llvm::Linker::LinkOnlyNeeded)) {
+    Log += "error: cannot link the builtin library\n";
+    return false;
+  }
+  return true;
 }
 
 } // namespace
 
-// Conversions call core functions and core functions call conversions: a
-// library is linked again when the functions still missing have changed
-// since its last link (what it cannot provide, such as the work-item
-// functions the passes replace, does not count twice).
+// Builtins call other builtins: the shards are linked in rounds until
+// nothing M declares is defined by a shard not yet asked for it (what the
+// library does not define, such as the work-item functions the passes
+// replace, is left alone).
 bool linkBuiltins(llvm::Module &M, std::string &Log) {
-  std::vector<std::string> Tried[2];
-  const std::string_view Libraries[2] = {embedded::builtinLibrary(),
-                                         embedded::conversionLibrary()};
-  for (bool Linked = true; Linked;) {
-    Linked = false;
-    for (int Conversions = 0; Conversions < 2; ++Conversions) {
-      std::vector<std::string> Missing = undefinedBuiltins(M, Conversions);
-      if (Missing.empty() || Missing == Tried[Conversions])
-        continue;
-      if (!linkLibrary(M, Libraries[Conversions], Log))
-        return false;
-      Tried[Conversions] = undefinedBuiltins(M, Conversions);
-      Linked = true;
-    }
+  const ShardedLibrary &Library = embeddedLibrary();
+  if (!Library.valid()) {
+    Log += "error: the embedded builtin library is damaged\n";
+    return false;
   }
-  return true;
+  llvm::StringSet<> Requested;
+  for (;;) {
+    std::set<uint32_t> Shards;
+    for (const llvm::GlobalValue &GV : M.global_values()) {
+      if (!GV.isDeclaration() || GV.use_empty() ||
+          (llvm::isa<llvm::Function>(GV) &&
+           llvm::cast<llvm::Function>(GV).isIntrinsic()) ||
+          !Requested.insert(GV.getName()).second)
+        continue;
+      if (std::optional<uint32_t> Shard = Library.shardOf(GV.getName()))
+        Shards.insert(*Shard);
+    }
+    if (Shards.empty())
+      return true;
+    for (uint32_t Shard : Shards)
+      if (!linkShard(M, Library.shard(Shard), Log))
+        return false;
+  }
 }
 
 bool isHostLibraryFunction(llvm::StringRef Name) {

@@ -2,7 +2,7 @@
 //
 // Build-time inputs embedded as byte arrays by tools/embed.py: Clang's
 // opencl-c-base.h (so the front end reads no file from disk) and the builtin
-// library bitcode.
+// library (bitcode shards with their index, Builtins/ShardedLibrary.h).
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -16,8 +16,6 @@ extern const unsigned char OpenCLBaseHeader[];
 extern const std::size_t OpenCLBaseHeaderSize;
 extern const unsigned char BuiltinLibrary[];
 extern const std::size_t BuiltinLibrarySize;
-extern const unsigned char ConversionLibrary[];
-extern const std::size_t ConversionLibrarySize;
 
 inline std::string_view openclBaseHeader() {
   return {reinterpret_cast<const char *>(OpenCLBaseHeader),
@@ -26,11 +24,6 @@ inline std::string_view openclBaseHeader() {
 
 inline std::string_view builtinLibrary() {
   return {reinterpret_cast<const char *>(BuiltinLibrary), BuiltinLibrarySize};
-}
-
-inline std::string_view conversionLibrary() {
-  return {reinterpret_cast<const char *>(ConversionLibrary),
-          ConversionLibrarySize};
 }
 
 } // namespace kc::embedded
