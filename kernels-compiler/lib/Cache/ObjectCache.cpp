@@ -15,6 +15,7 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <array>
 #include <cstring>
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -64,6 +65,16 @@ uint32_t checksum(llvm::StringRef Bytes) {
   return llvm::crc32(llvm::arrayRefFromStringRef(Bytes));
 }
 
+// The digest of the embedded builtin library, computed once per process.
+const std::array<uint8_t, 32> &builtinLibraryDigest() {
+  static const std::array<uint8_t, 32> Digest = [] {
+    std::string_view Builtins = embedded::builtinLibrary();
+    return llvm::BLAKE3::hash(llvm::arrayRefFromStringRef(
+        llvm::StringRef(Builtins.data(), Builtins.size())));
+  }();
+  return Digest;
+}
+
 std::string cachePath(const CodeCache &Cache, const std::string &Key) {
   llvm::SmallString<256> Path(Cache.Directory);
   llvm::sys::path::append(Path, Key + ".kco");
@@ -87,8 +98,7 @@ std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host) {
   Add(Host.Triple);
   Add(Host.CPU);
   Add(Host.Features);
-  std::string_view Builtins = embedded::builtinLibrary();
-  Add(llvm::StringRef(Builtins.data(), Builtins.size()));
+  Add(llvm::toStringRef(llvm::ArrayRef<uint8_t>(builtinLibraryDigest())));
   auto Digest = Hasher.final();
   std::string Hex;
   for (uint8_t Byte : Digest) {
