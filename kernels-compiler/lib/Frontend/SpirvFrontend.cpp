@@ -16,9 +16,9 @@
 //===----------------------------------------------------------------------===//
 #include "Frontend/SpirvFrontend.h"
 
+#include "Builtins/ShardedLibrary.h"
 #include "Frontend/SpirvBinary.h"
 #include "Frontend/SpirvTranslator.h"
-#include "Support/Embedded.h"
 #include "Support/LLVMSetup.h"
 
 #include <llvm/ADT/StringMap.h>
@@ -36,6 +36,8 @@
 #include <llvm/TargetParser/Triple.h>
 
 #include <array>
+#include <map>
+#include <optional>
 
 namespace kc {
 
@@ -59,16 +61,10 @@ std::string normalizedSignature(llvm::StringRef Mangled) {
   return S;
 }
 
-std::string_view libraryBytes(unsigned Index) {
-  return Index == 0 ? embedded::builtinLibrary()
-                    : embedded::conversionLibrary();
-}
-
+// One shard of the builtin library, read lazily into Context.
 std::unique_ptr<llvm::Module>
-loadLibrary(unsigned Index, llvm::LLVMContext &Context, std::string &Log) {
-  std::string_view Bytes = libraryBytes(Index);
-  llvm::MemoryBufferRef Buffer(llvm::StringRef(Bytes.data(), Bytes.size()),
-                               "builtins");
+loadShard(uint32_t Shard, llvm::LLVMContext &Context, std::string &Log) {
+  llvm::MemoryBufferRef Buffer(embeddedLibrary().shard(Shard), "builtins");
   auto Library = llvm::getLazyBitcodeModule(Buffer, Context);
   if (!Library) {
     Log += "error: cannot read the builtin library: " +
@@ -79,20 +75,15 @@ loadLibrary(unsigned Index, llvm::LLVMContext &Context, std::string &Log) {
 }
 
 // Normalized signature -> the library's mangled name, for every function of
-// the builtin and conversion libraries; built once per process.
+// the builtin library; built once per process from the library's index.
 const llvm::StringMap<std::string> &libraryIndex() {
   static const llvm::StringMap<std::string> Index = [] {
     llvm::StringMap<std::string> Result;
-    llvm::LLVMContext Context;
-    std::string Log;
-    for (unsigned I = 0; I < 2; ++I) {
-      std::unique_ptr<llvm::Module> Library = loadLibrary(I, Context, Log);
-      if (!Library)
-        continue;
-      for (const llvm::Function &F : *Library)
-        if (!F.isDeclaration() && F.getName().starts_with("_Z"))
-          Result.try_emplace(normalizedSignature(F.getName()),
-                             F.getName().str());
+    const ShardedLibrary &Library = embeddedLibrary();
+    for (uint32_t I = 0; I < Library.symbolCount(); ++I) {
+      const llvm::StringRef Name = Library.symbol(I);
+      if (Name.starts_with("_Z"))
+        Result.try_emplace(normalizedSignature(Name), Name.str());
     }
     return Result;
   }();
@@ -218,10 +209,7 @@ void useLibraryFunction(llvm::Function &F, const std::string &Name,
 // The OpenCL builtins the translator left as declarations, renamed or
 // adapted to the builtin library's functions.
 bool mapBuiltins(llvm::Module &M, std::string &Log) {
-  std::array<std::unique_ptr<llvm::Module>, 2> Libraries;
-  for (unsigned I = 0; I < 2; ++I)
-    if (!(Libraries[I] = loadLibrary(I, M.getContext(), Log)))
-      return false;
+  std::map<uint32_t, std::unique_ptr<llvm::Module>> Shards;
   std::vector<llvm::Function *> Declarations;
   for (llvm::Function &F : M)
     if (F.isDeclaration() && !F.isIntrinsic() && !F.use_empty() &&
@@ -231,8 +219,13 @@ bool mapBuiltins(llvm::Module &M, std::string &Log) {
     std::string Name = libraryNameForSpirvBuiltin(F->getName());
     if (Name.empty() || Name == F->getName())
       continue;
-    bool IsConversion = !Libraries[0]->getFunction(Name);
-    useLibraryFunction(*F, Name, *Libraries[IsConversion ? 1 : 0]);
+    const std::optional<uint32_t> Shard = embeddedLibrary().shardOf(Name);
+    if (!Shard)
+      continue;
+    std::unique_ptr<llvm::Module> &Library = Shards[*Shard];
+    if (!Library && !(Library = loadShard(*Shard, M.getContext(), Log)))
+      return false;
+    useLibraryFunction(*F, Name, *Library);
   }
   for (llvm::Function *F : Declarations)
     if (F->use_empty() && F->isDeclaration())
@@ -244,7 +237,7 @@ bool mapBuiltins(llvm::Module &M, std::string &Log) {
 // calling convention for everything but the kernels, as the OpenCL C front
 // end gives them.
 bool retarget(llvm::Module &M, std::string &Log) {
-  std::unique_ptr<llvm::Module> Library = loadLibrary(0, M.getContext(), Log);
+  std::unique_ptr<llvm::Module> Library = loadShard(0, M.getContext(), Log);
   if (!Library)
     return false;
   M.setTargetTriple(llvm::Triple::normalize(llvm::sys::getProcessTriple()));
