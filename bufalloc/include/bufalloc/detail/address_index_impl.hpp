@@ -118,15 +118,19 @@ void BasicAddressIndex<V, C>::insert(Key key, Value value) {
 // with room instead of splitting: its smallest ones to the left sibling, else its largest ones
 // to the right one, as many as the sibling has room for, and the separator between them moves.
 // Ascending (or descending) inserts thus fill every leaf before a split, where splits alone
-// would leave each one half full. False when neither sibling has room.
+// would leave each one half full. Only a sibling with a quarter of a leaf free or more takes
+// entries: the leaf is then left with as much room, so that random inserts into full leaves
+// shift entries once per several inserts, not on every one. False when no sibling qualifies.
 template <class V, unsigned C>
 bool BasicAddressIndex<V, C>::shift_to_sibling(NodeIndex leaf_index, Key key, Value value,
                                                const Step& step) noexcept {
+    constexpr unsigned min_room = std::max(1U, leaf_capacity / 4);
     Inner& parent = inners_[step.node];
     const unsigned slot = step.slot;
-    const bool to_left = slot > 0 && leaves_[parent.children[slot - 1]].count < leaf_capacity;
-    if (!to_left &&
-        (slot == parent.count || leaves_[parent.children[slot + 1]].count == leaf_capacity)) {
+    const bool to_left =
+        slot > 0 && leaves_[parent.children[slot - 1]].count + min_room <= leaf_capacity;
+    if (!to_left && (slot == parent.count ||
+                     leaves_[parent.children[slot + 1]].count + min_room > leaf_capacity)) {
         return false;
     }
     Leaf& sibling = leaves_[parent.children[to_left ? slot - 1 : slot + 1]];
