@@ -1,6 +1,7 @@
 #include "memory/usm_registry.hpp"
 
 #include <mutex>
+#include <shared_mutex>
 
 namespace usmcl::memory {
 namespace {

@@ -2,16 +2,17 @@
 // of what kind, with which device and flags. Finds the allocation that
 // contains any interior pointer in O(log n): a B+tree keyed by base address
 // whose leaves hold the records themselves, so a lookup's last memory access
-// is the leaf it searched. Thread-safe: lookups share a reader lock, changes
-// take it exclusively.
+// is the leaf it searched. Thread-safe: lookups share a reader lock (one
+// atomic increment and decrement), changes take it exclusively.
 #pragma once
+
+#include "memory/read_mostly_lock.hpp"
 
 #include <bufalloc/address_index.hpp>
 
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <shared_mutex>
 #include <vector>
 
 namespace usmcl::memory {
@@ -67,7 +68,7 @@ private:
     // at once by a lookup).
     using Index = bufalloc::BasicAddressIndex<Record, 16>;
 
-    mutable std::shared_mutex mutex_;
+    mutable ReadMostlyLock mutex_;
     Index index_; // base address -> record
 };
 
