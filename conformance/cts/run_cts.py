@@ -326,6 +326,9 @@ SUBTEST_LINES = [
     (re.compile(r'^(\S+) test not supported\s*$'), 'skip'),
     (re.compile(r'^(\S+) skipped \(requires'), 'skip'),
     (re.compile(r'^(\S+) test currently not implemented'), 'skip'),
+    # The project's own CTS-style programs (conformance/usm) print these.
+    (re.compile(r'^(\S+) PASSED\s*$'), 'pass'),
+    (re.compile(r'^(\S+) SKIPPED \('), 'skip'),
 ]
 CLOSING_COUNT = re.compile(r'^(PASSED|FAILED|SKIPPED) (\d+) of (\d+) (sub-)?tests?\.')
 CLOSING_ONE = re.compile(r'^(PASSED|FAILED) (sub-)?test\.')

@@ -327,6 +327,21 @@ class FakeCtsTest(unittest.TestCase):
         self.assertIn('usmcl.csv', res.stdout)
         self.assertIn('MISSING computeinfo/test_computeinfo', res.stdout)
 
+    def test_project_program_lines(self):
+        # conformance/usm's program: "<name> PASSED", "<name> SKIPPED (why)".
+        write_executable(os.path.join(self.tmp, 'own', 'usm', 'usm_conformance'), HEADER + '''
+echo "alloc_sizes PASSED"; echo "free FAILED"; echo "migrate SKIPPED (no migration)"
+echo "1 passed, 1 failed"
+exit 1
+''')
+        own_list = os.path.join(self.tmp, 'own.csv')
+        with open(own_list, 'w') as f:
+            f.write('USM,usm/usm_conformance --platform usmcl\n')
+        res = self.run_cts(['--list', own_list, '--results', os.path.join(self.tmp, 'r7')],
+                           cts_dir=os.path.join(self.tmp, 'own'))
+        self.assertEqual(res.returncode, 1, res.stdout)
+        self.assertIn('sub-tests: 1 passed, 1 failed, 1 skipped', res.stdout)
+
     def test_usage_errors(self):
         res = self.run_cts([], cts_dir=os.path.join(self.tmp, 'nowhere'))
         self.assertEqual(res.returncode, 2)
