@@ -663,3 +663,44 @@ TEST_CASE("clCreateProgramWithIL rejects bad arguments and malformed modules", "
         build(program.get(), f.device, "-cl-opt-disable -cl-fast-relaxed-math");
     }
 }
+
+TEST_CASE("a kernel written as SYCL compilers write it", "[spirv]") {
+    // __spirv_BuiltIn* variables, __spirv_ControlBarrier, __spirv_AtomicIAdd
+    // and __spirv_ocl_sqrt/fma in the LLVM IR the module was made from.
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    ProgramPtr program = build_il_program(f, "sycl_style");
+    KernelPtr kernel = make_kernel(program.get(), "sycl_style");
+    CHECK(arg_info_string(kernel.get(), 0, CL_KERNEL_ARG_NAME) == "out");
+    CHECK(arg_info<cl_kernel_arg_address_qualifier>(
+              kernel.get(), 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER) == CL_KERNEL_ARG_ADDRESS_LOCAL);
+    const size_t n = 256, local = 32;
+    MemPtr out = make_buffer<float>(f.ctx(), n);
+    const std::vector<cl_int> zero(1, 0);
+    MemPtr count = make_buffer(f.ctx(), zero);
+    set_arg(kernel.get(), 0, out);
+    set_arg(kernel.get(), 1, count);
+    set_local_arg(kernel.get(), 2, local * sizeof(float));
+    run_1d(f.q(), kernel.get(), n, local);
+    const std::vector<float> result = read_buffer<float>(f.q(), out.get(), n);
+    for (size_t i = 0; i < n; ++i) {
+        const size_t from = (i / local) * local + local - 1 - i % local;
+        INFO("i = " << i);
+        CHECK(close(result[i], std::sqrt(static_cast<float>(from)) * 2.0f + 1.0f));
+    }
+    CHECK(read_buffer<cl_int>(f.q(), count.get(), 1)[0] == static_cast<cl_int>(n));
+}
+
+// Run with USMCL_LLVM_SPIRV naming no file (meson test api_spirv_no_translator).
+TEST_CASE("without a translator the device takes no SPIR-V", "[.][no-translator]") {
+    Fixture f;
+    CHECK(cl_test::device_info_string(f.device, CL_DEVICE_IL_VERSION).empty());
+    CHECK(
+        cl_test::device_info_array<cl_name_version>(f.device, CL_DEVICE_ILS_WITH_VERSION).empty());
+    // "CL_INVALID_OPERATION if no devices in context support intermediate
+    // language programs."
+    const std::string il = spirv_module("kernels");
+    cl_int error = CL_SUCCESS;
+    CHECK(clCreateProgramWithIL(f.ctx(), il.data(), il.size(), &error) == nullptr);
+    CHECK_CL(error, CL_INVALID_OPERATION);
+}
