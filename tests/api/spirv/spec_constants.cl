@@ -14,6 +14,8 @@ double __attribute__((overloadable)) __spirv_SpecConstant(int, double);
 bool __attribute__((overloadable)) __spirv_SpecConstant(int, bool);
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+half __attribute__((overloadable)) __spirv_SpecConstant(int, half);
 
 // Each constant's value, widened without loss: integers as long (ulong's
 // bits), float and double as their bits, bool as 0 or 1.
@@ -30,6 +32,8 @@ kernel void spec_values(global long *out) {
   out[9] = as_long(__spirv_SpecConstant(10, 2.25));
   out[10] = __spirv_SpecConstant(11, true) ? 1 : 0;
   out[11] = __spirv_SpecConstant(12, false) ? 1 : 0;
+  // half: a 2-byte constant, read as a float (folded, no half arithmetic).
+  out[12] = as_int((float)__spirv_SpecConstant(13, (half)0.75h));
 }
 
 // A constant that changes what the kernel computes.

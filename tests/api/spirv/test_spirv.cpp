@@ -365,10 +365,10 @@ TEST_CASE("specialization constants of every scalar type change the results", "[
     auto run_values = [&] {
         build(program.get(), f.device);
         KernelPtr kernel = make_kernel(program.get(), "spec_values");
-        MemPtr out = make_buffer<cl_long>(f.ctx(), 12);
+        MemPtr out = make_buffer<cl_long>(f.ctx(), 13);
         set_arg(kernel.get(), 0, out);
         run_1d(f.q(), kernel.get(), 1);
-        return read_buffer<cl_long>(f.q(), out.get(), 12);
+        return read_buffer<cl_long>(f.q(), out.get(), 13);
     };
     auto float_bits = [](float v) {
         cl_int bits;
@@ -393,7 +393,8 @@ TEST_CASE("specialization constants of every scalar type change the results", "[
                                                float_bits(1.5f),
                                                double_bits(2.25),
                                                1,
-                                               0};
+                                               0,
+                                               float_bits(0.75f)};
         CHECK(run_values() == expected);
     }
 
@@ -421,6 +422,9 @@ TEST_CASE("specialization constants of every scalar type change the results", "[
         REQUIRE_OK(clSetProgramSpecializationConstant(program.get(), 10, sizeof d, &d));
         REQUIRE_OK(clSetProgramSpecializationConstant(program.get(), 11, 1, &no));
         REQUIRE_OK(clSetProgramSpecializationConstant(program.get(), 12, 1, &yes));
+        const cl_half minus_two_and_a_half = 0xC100; // -2.5 in binary16
+        REQUIRE_OK(clSetProgramSpecializationConstant(program.get(), 13, sizeof(cl_half),
+                                                      &minus_two_and_a_half));
         const std::vector<cl_long> expected = {-100,
                                                7,
                                                31000,
@@ -432,7 +436,8 @@ TEST_CASE("specialization constants of every scalar type change the results", "[
                                                float_bits(-0.375f),
                                                double_bits(1e300),
                                                0,
-                                               1};
+                                               1,
+                                               float_bits(-2.5f)};
         CHECK(run_values() == expected);
     }
 
