@@ -141,7 +141,9 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     USMCL_CHECK(local_bytes <= d.local_mem_size, CL_OUT_OF_RESOURCES,
                 "the kernel needs more local memory than the device has");
 
-    const kc::WorkGroupFunction function = kernel->function();
+    const kc::WorkGroupFunction function = kernel->function_for(queue.device());
+    USMCL_CHECK(function, CL_INVALID_PROGRAM_EXECUTABLE,
+                "no executable of the kernel's program for the queue's device");
     runtime::ThreadPool* pool = &queue.device().pool();
     auto make_work = [&](std::span<std::byte* const> addresses) -> core::Event::Work {
         for (size_t i = 0; i < buffer_slots.size(); ++i)

@@ -28,10 +28,17 @@ Result<Program::DeviceBuild> executable_of(const Program& program) {
 
 Result<Kernel*> create_kernel(Program& program, const Program::DeviceBuild& build,
                               const kc::KernelInfo& info) {
-    kc::WorkGroupFunction function = build.native->lookup(info.Name);
-    if (!function)
-        return Status(CL_OUT_OF_RESOURCES, "the kernel's native code could not be produced");
-    auto* kernel = new Kernel(program, build.module, info, function);
+    std::vector<Kernel::DeviceFunction> functions;
+    for (core::Device* device : program.devices()) {
+        auto device_build = program.executable_for(*device);
+        if (!device_build)
+            continue;
+        kc::WorkGroupFunction function = device_build->native->lookup(info.Name);
+        if (!function)
+            return Status(CL_OUT_OF_RESOURCES, "the kernel's native code could not be produced");
+        functions.push_back({device, function});
+    }
+    auto* kernel = new Kernel(program, build.module, info, std::move(functions));
     // The compiler tells per kernel: OpenCL C 2.0 or later, compiled without
     // -cl-uniform-work-group-size.
     kernel->set_non_uniform_work_groups(core::capabilities::non_uniform_work_groups &&

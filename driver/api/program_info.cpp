@@ -118,7 +118,9 @@ cl_int CL_API_CALL clGetProgramBuildInfo(cl_program program, cl_device_id device
             return out.string(build->status == CL_BUILD_NONE ? std::string() : build->options);
         case CL_PROGRAM_BUILD_LOG: return out.string(build->log);
         case CL_PROGRAM_BINARY_TYPE: return out.scalar<cl_program_binary_type>(build->binary_type);
-        case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE: return out.scalar<size_t>(0);
+        case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
+            return out.scalar<size_t>(
+                build->module ? static_cast<size_t>(build->module->globalVariableTotalSize()) : 0);
         default: return {CL_INVALID_VALUE, "unknown cl_program_build_info"};
         }
     });

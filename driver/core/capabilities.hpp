@@ -79,10 +79,5 @@ static_assert(((atomic_memory & CL_DEVICE_ATOMIC_SCOPE_DEVICE) != 0) ==
 static_assert(((atomic_memory & CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES) != 0) ==
                   opencl_c_feature_enabled("__opencl_c_atomic_scope_all_devices"),
               "__opencl_c_atomic_scope_all_devices");
-// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE and
-// CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE answer 0 until they have real
-// values to give.
-static_assert(!opencl_c_feature_enabled("__opencl_c_program_scope_global_variables"),
-              "program-scope globals need their size queries first");
 
 } // namespace usmcl::core::capabilities

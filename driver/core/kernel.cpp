@@ -5,14 +5,14 @@
 namespace usmcl::core {
 
 Kernel::Kernel(Program& program, std::shared_ptr<const kc::Module> module,
-               const kc::KernelInfo& info, kc::WorkGroupFunction function)
-    : program_(&program), info_(info), function_(function), module_(std::move(module)),
+               const kc::KernelInfo& info, std::vector<DeviceFunction> functions)
+    : program_(&program), info_(info), functions_(std::move(functions)), module_(std::move(module)),
       buffer_(info.ArgBufferSize, 0), arguments_(info.Args.size()) {
     program.kernel_created();
 }
 
 Kernel::Kernel(const Kernel& other)
-    : Object(), program_(other.program_), info_(other.info_), function_(other.function_),
+    : Object(), program_(other.program_), info_(other.info_), functions_(other.functions_),
       module_(other.module_), non_uniform_work_groups_(other.non_uniform_work_groups_) {
     std::lock_guard lock(other.mutex_);
     buffer_ = other.buffer_;
@@ -20,6 +20,13 @@ Kernel::Kernel(const Kernel& other)
     usm_pointers_ = other.usm_pointers_;
     indirect_kinds_ = other.indirect_kinds_;
     program_->kernel_created();
+}
+
+kc::WorkGroupFunction Kernel::function_for(const Device& device) const {
+    for (const DeviceFunction& entry : functions_)
+        if (entry.device == &device)
+            return entry.function;
+    return nullptr;
 }
 
 Kernel::~Kernel() {

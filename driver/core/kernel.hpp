@@ -14,9 +14,16 @@ namespace usmcl::core {
 
 class Kernel : public Object<Kernel, _cl_kernel, ObjectType::kernel> {
 public:
-    // info and function: of the program's executable (shared by its devices).
+    // The work-group function of the kernel on one device of the program.
+    struct DeviceFunction {
+        const Device* device;
+        kc::WorkGroupFunction function;
+    };
+    // info: of the program's executable (shared by its devices); functions:
+    // per device with an executable (devices may share one function, or have
+    // their own when the program has program-scope globals).
     Kernel(Program& program, std::shared_ptr<const kc::Module> module, const kc::KernelInfo& info,
-           kc::WorkGroupFunction function);
+           std::vector<DeviceFunction> functions);
     // clCloneKernel: the same kernel with the same arguments.
     Kernel(const Kernel& other);
 
@@ -26,7 +33,9 @@ public:
     // built as OpenCL C 2.0 or later without -cl-uniform-work-group-size.
     bool non_uniform_work_groups() const { return non_uniform_work_groups_; }
     void set_non_uniform_work_groups(bool allowed) { non_uniform_work_groups_ = allowed; }
-    kc::WorkGroupFunction function() const { return function_; }
+    // The work-group function on device; null if the program has no
+    // executable for it.
+    kc::WorkGroupFunction function_for(const Device& device) const;
 
     struct Argument {
         bool set = false;
@@ -63,7 +72,7 @@ private:
 
     Ref<Program> program_;
     const kc::KernelInfo& info_;
-    kc::WorkGroupFunction function_;
+    std::vector<DeviceFunction> functions_;
     // Keeps info_ (owned by the module) alive.
     std::shared_ptr<const kc::Module> module_;
     mutable std::mutex mutex_;

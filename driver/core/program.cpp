@@ -96,6 +96,33 @@ const kc::CodeCache& code_cache() {
     return cache;
 }
 
+namespace {
+
+// Native code of an executable for `count` devices: one instance shared by
+// all of them, unless the program has program-scope __global variables, of
+// which each device has its own copy (an instance each). False, with the
+// error in the log, when code generation fails.
+bool natives_for(const kc::Module& module, size_t count,
+                 std::vector<std::shared_ptr<const kc::NativeProgram>>& natives, std::string& log) {
+    natives.assign(count, nullptr);
+    const bool per_device = module.globalVariableTotalSize() > 0;
+    for (size_t index = 0; index < count; ++index) {
+        if (index > 0 && !per_device) {
+            natives[index] = natives[0];
+            continue;
+        }
+        std::string error;
+        natives[index] = kc::createNativeProgram(module, code_cache(), error);
+        if (!natives[index]) {
+            log += error;
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 Program::Program(Context& context, std::string source)
     : context_(&context), source_(std::move(source)), has_source_(true) {
     for (const auto& device : context.devices())
@@ -240,23 +267,18 @@ Status Program::build(const std::vector<Device*>& devices, const std::string& op
             log = std::move(result.Log);
         }
     }
-    std::shared_ptr<const kc::NativeProgram> native;
-    if (module) {
-        native = kc::createNativeProgram(*module, code_cache(), error);
-        if (!native)
-            log += error;
-    }
-    const bool success = module && native;
+    std::vector<std::shared_ptr<const kc::NativeProgram>> natives;
+    const bool success = module && natives_for(*module, devices.size(), natives, log);
     std::lock_guard lock(mutex_);
-    for (Device* device : devices) {
-        DeviceBuild* build = find(*device);
+    for (size_t index = 0; index < devices.size(); ++index) {
+        DeviceBuild* build = find(*devices[index]);
         if (!build)
             continue;
         build->status = success ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
         build->options = options;
         build->log = log;
         build->module = success ? module : nullptr;
-        build->native = native;
+        build->native = success ? natives[index] : nullptr;
         build->binary_type =
             success ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE : CL_PROGRAM_BINARY_TYPE_NONE;
     }
@@ -297,25 +319,19 @@ void Program::set_linked(const std::vector<Device*>& devices, const std::string&
                          std::shared_ptr<const kc::Module> module, const std::string& log,
                          bool success) {
     from_link_.store(true);
-    std::shared_ptr<const kc::NativeProgram> native;
+    std::vector<std::shared_ptr<const kc::NativeProgram>> natives(devices.size());
     std::string full_log = log;
-    if (success && module && module->kind() == kc::ModuleKind::Executable) {
-        std::string error;
-        native = kc::createNativeProgram(*module, code_cache(), error);
-        if (!native) {
-            success = false;
-            full_log += error;
-        }
-    }
+    if (success && module && module->kind() == kc::ModuleKind::Executable)
+        success = natives_for(*module, devices.size(), natives, full_log);
     std::lock_guard lock(mutex_);
     builds_.clear();
-    for (Device* device : devices) {
-        DeviceBuild build{device};
+    for (size_t index = 0; index < devices.size(); ++index) {
+        DeviceBuild build{devices[index]};
         build.status = success ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
         build.options = options;
         build.log = full_log;
         build.module = success ? module : nullptr;
-        build.native = native;
+        build.native = success ? natives[index] : nullptr;
         build.binary_type =
             success && module ? binary_type_of(*module) : CL_PROGRAM_BINARY_TYPE_NONE;
         builds_.push_back(std::move(build));
