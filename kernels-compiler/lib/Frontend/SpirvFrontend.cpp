@@ -156,6 +156,7 @@ bool buildAdapter(llvm::Function &F, llvm::Function &Target) {
   if (Ok) {
     llvm::CallInst *Call = B.CreateCall(&Target, Args);
     Call->setCallingConv(Target.getCallingConv());
+    Call->setAttributes(Target.getAttributes());
     if (Ret->isVoidTy())
       B.CreateRetVoid();
     else if (Result && sameSize(Ret, Result->getAllocatedType(), DL))
@@ -187,6 +188,14 @@ void useLibraryFunction(llvm::Function &F, const std::string &Name,
   for (unsigned I = 0; PlainCall && I < F.arg_size(); ++I)
     PlainCall = !LibF->getParamByValType(I);
   llvm::Function *Existing = M.getFunction(Name);
+  if (Existing == &F) {
+    // The library's name already, but another signature (the host ABI):
+    // F becomes the adapter under a name of its own.
+    if (PlainCall)
+      return;
+    F.setName(Name + ".spirv");
+    Existing = nullptr;
+  }
   if (PlainCall) {
     if (!Existing) {
       F.setName(Name);
@@ -217,7 +226,7 @@ bool mapBuiltins(llvm::Module &M, std::string &Log) {
       Declarations.push_back(&F);
   for (llvm::Function *F : Declarations) {
     std::string Name = libraryNameForSpirvBuiltin(F->getName());
-    if (Name.empty() || Name == F->getName())
+    if (Name.empty())
       continue;
     const std::optional<uint32_t> Shard = embeddedLibrary().shardOf(Name);
     if (!Shard)

@@ -275,6 +275,36 @@ TEST_CASE("SPIR-V kernels give the results of the same kernels from source", "[s
     }
 }
 
+TEST_CASE("builtins with private pointers, wide and narrow vectors, conversions", "[spirv]") {
+    // The calls whose SPIR-V names or host ABI differ most from the builtin
+    // library's: both programs must compute exactly the same.
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    ProgramPair programs = both_programs(f, "builtins");
+    const size_t n = 48;
+    const std::vector<float> x = float_inputs(3 * n, 0.3f, 0.061f);
+    MemPtr input = make_buffer(f.ctx(), x);
+    const std::vector<float> out = both_results(programs, [&](cl_program program) {
+        KernelPtr kernel = make_kernel(program, "builtins");
+        MemPtr result = make_buffer<float>(f.ctx(), 16 * n);
+        set_arg(kernel.get(), 0, input);
+        set_arg(kernel.get(), 1, result);
+        run_1d(f.q(), kernel.get(), n);
+        return read_buffer<float>(f.q(), result.get(), 16 * n);
+    });
+    // A few host references on top of the comparison.
+    for (size_t i = 0; i < n; ++i) {
+        const double v = x[i];
+        INFO("i = " << i);
+        CHECK(close(out[16 * i + 0], static_cast<float>(std::sin(v) + 2.0 * std::cos(v))));
+        CHECK(close(out[16 * i + 8], static_cast<float>(std::cbrt(v) + std::hypot(v, 2.0))));
+        CHECK(out[16 * i + 11] ==
+              static_cast<float>(static_cast<cl_int>((static_cast<cl_uint>(i) << 16) | (i * 3))));
+        for (int c = 0; c < 3; ++c)
+            CHECK(out[16 * i + 12 + c] == 2.0f * x[3 * i + c]);
+    }
+}
+
 TEST_CASE("kernel metadata and argument info of a SPIR-V kernel", "[spirv]") {
     Fixture f;
     SKIP_WITHOUT_IL(f.device);
