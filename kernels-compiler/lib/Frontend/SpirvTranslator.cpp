@@ -156,10 +156,16 @@ bool runSpirvTranslator(const std::string &Tool,
   }
   int Status = 0;
   while (::waitpid(Child, &Status, 0) < 0) {
-    if (errno != EINTR) {
-      Log += systemError("waiting for the SPIR-V translator", errno);
-      return false;
+    if (errno == EINTR)
+      continue;
+    // The application ignores SIGCHLD or reaps every child itself: the exit
+    // status is lost; the bitcode is checked when it is read.
+    if (errno == ECHILD) {
+      Status = 0;
+      break;
     }
+    Log += systemError("waiting for the SPIR-V translator", errno);
+    return false;
   }
   std::string Diagnostics = readAll(Err.get());
   if (!Diagnostics.empty()) {
