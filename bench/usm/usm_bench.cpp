@@ -9,6 +9,10 @@
 //       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none] [--max-size 256M] [--seed N]
 // --usmcl and --pocl take an ICD vendors folder or a single .icd file (then
 // linked into a private temporary folder, so the loader sees that ICD alone).
+//   build-bench/bench/usm/usm_bench --child registry <seed>
+// runs part 2's lookups on a memory::UsmRegistry alone, without an ICD
+// (ranges from aligned_alloc and a memory::DevicePool), and prints
+// "registry <live> <seconds per find> <CPU seconds per find>".
 //
 // Every OpenCL measurement runs in a child process of its own with
 // OCL_ICD_VENDORS naming one ICD; the USM functions are looked up with

@@ -307,20 +307,32 @@ bool FreeSpace::check_invariants() const {
         if (prev != nil_block && pool_[prev].end() >= block.address) {
             return false; // out of order, overlapping or adjacent (not coalesced)
         }
-        // On the free list of its size class.
-        BlockIndex listed = free_lists_.head(free_lists_.class_of(block.size));
-        while (listed != nil_block && listed != index) {
-            listed = pool_[listed].next_free;
-        }
-        if (listed != index) {
-            return false;
-        }
         ++ranges;
         bytes += block.size;
         prev = index;
     }
-    return ranges == free_ranges_ && bytes == free_bytes_ && index_.size() == ranges &&
-           index_.check() && bytes_in_use_ + free_bytes_ == end_ - base_ &&
+    // Every free list holds free ranges of its own class, doubly linked; together they hold
+    // every free range once (each is counted once above and listed ranges are counted here).
+    std::uint64_t listed = 0;
+    for (unsigned first = 0; first < detail::FreeLists::first_count; ++first) {
+        for (unsigned second = 0; second < detail::FreeLists::second_count; ++second) {
+            const detail::SizeClass size_class{first, second};
+            BlockIndex before = nil_block;
+            for (BlockIndex index = free_lists_.head(size_class); index != nil_block;
+                 index = pool_[index].next_free) {
+                const detail::SizeClass found = free_lists_.class_of(pool_[index].size);
+                if (found.first != first || found.second != second ||
+                    pool_[index].prev_free != before || pool_[index].size == 0 ||
+                    ++listed > ranges) {
+                    return false;
+                }
+                before = index;
+            }
+        }
+    }
+    return listed == ranges && ranges == free_ranges_ && bytes == free_bytes_ &&
+           index_.size() == ranges && index_.check() &&
+           bytes_in_use_ + free_bytes_ == end_ - base_ &&
            (allocations_ == 0) == (bytes_in_use_ == 0);
 }
 

@@ -129,7 +129,7 @@ TEST_CASE("FreeSpace agrees with a model of live allocations", "[free_space]") {
 #if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
     constexpr int operations = 250'000;
 #else
-    constexpr int operations = 60'000;
+    constexpr int operations = 30'000;
 #endif
     SECTION("1 GiB, 256-byte granules, many live") {
         run_model(std::uint64_t(1) << 40, std::uint64_t(1) << 30, 256, 1, operations, 2000);
