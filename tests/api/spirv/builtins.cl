@@ -51,3 +51,13 @@ kernel void builtins(global const float *x, global float *out) {
   vstore3(t * 2.0f, 0, o + 12);
   o[15] = length(t) + distance(t, (float3)(1.0f)) + normalize(t).x;
 }
+
+// Kernel attributes: SPIR-V execution modes LocalSize and
+// LocalSizeHint.
+__attribute__((reqd_work_group_size(8, 2, 1)))
+__attribute__((work_group_size_hint(4, 1, 1)))
+kernel void fixed_group(global int *out) {
+  size_t row = get_global_id(1) * get_global_size(0);
+  out[row + get_global_id(0)] =
+      (int)(get_local_id(1) * get_local_size(0) + get_local_id(0));
+}

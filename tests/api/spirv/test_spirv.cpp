@@ -306,6 +306,40 @@ TEST_CASE("builtins with private pointers, wide and narrow vectors, conversions"
     }
 }
 
+TEST_CASE("SPIR-V 1.0 modules and kernel attributes", "[spirv]") {
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    const std::string old = spirv_module("kernels_1_0");
+    REQUIRE(old.size() > 8);
+    CHECK(static_cast<unsigned char>(old[6]) == 1); // version word 0x00010000
+    CHECK(static_cast<unsigned char>(old[5]) == 0);
+    ProgramPtr program = create_il_program(f.ctx(), old);
+    build(program.get(), f.device);
+    CHECK(program_info<size_t>(program.get(), CL_PROGRAM_NUM_KERNELS) == 7);
+
+    ProgramPtr attributes = build_il_program(f, "builtins");
+    KernelPtr kernel = make_kernel(attributes.get(), "fixed_group");
+    size_t sizes[3] = {};
+    REQUIRE_OK(clGetKernelWorkGroupInfo(kernel.get(), f.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                        sizeof sizes, sizes, nullptr));
+    CHECK(sizes[0] == 8);
+    CHECK(sizes[1] == 2);
+    CHECK(sizes[2] == 1);
+    MemPtr out = make_buffer<cl_int>(f.ctx(), 64);
+    set_arg(kernel.get(), 0, out);
+    const size_t global[2] = {16, 4}, local[2] = {8, 2};
+    run(f.q(), kernel.get(), 2, global, local);
+    const std::vector<cl_int> ids = read_buffer<cl_int>(f.q(), out.get(), 64);
+    for (size_t y = 0; y < 4; ++y)
+        for (size_t x = 0; x < 16; ++x)
+            CHECK(ids[y * 16 + x] == static_cast<cl_int>((y % 2) * 8 + x % 8));
+    // Another local size is CL_INVALID_WORK_GROUP_SIZE.
+    const size_t wrong[2] = {4, 2};
+    CHECK_CL(
+        clEnqueueNDRangeKernel(f.q(), kernel.get(), 2, nullptr, global, wrong, 0, nullptr, nullptr),
+        CL_INVALID_WORK_GROUP_SIZE);
+}
+
 TEST_CASE("kernel metadata and argument info of a SPIR-V kernel", "[spirv]") {
     Fixture f;
     SKIP_WITHOUT_IL(f.device);
