@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include <thread>
 
 using namespace kernel_test;
 
@@ -759,6 +760,44 @@ TEST_CASE("a kernel written as SYCL compilers write it", "[spirv]") {
         CHECK(close(result[i], std::sqrt(static_cast<float>(from)) * 2.0f + 1.0f));
     }
     CHECK(read_buffer<cl_int>(f.q(), count.get(), 1)[0] == static_cast<cl_int>(n));
+}
+
+TEST_CASE("SPIR-V programs build concurrently", "[spirv]") {
+    // Each thread translates its own copy with its own constant; nothing of
+    // one translation (memfds, child process) is seen by another.
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    const std::string il = spirv_module("spec_constants");
+    constexpr int threads = 4;
+    std::vector<ProgramPtr> programs;
+    for (int t = 0; t < threads; ++t) {
+        programs.push_back(create_il_program(f.ctx(), il));
+        const cl_int factor = 10 + t;
+        REQUIRE_OK(
+            clSetProgramSpecializationConstant(programs.back().get(), 20, sizeof factor, &factor));
+    }
+    std::vector<cl_int> results(threads, CL_OUT_OF_RESOURCES);
+    std::vector<std::thread> builders;
+    for (int t = 0; t < threads; ++t)
+        builders.emplace_back([&, t] {
+            results[t] = clBuildProgram(programs[t].get(), 1, &f.device, nullptr, nullptr, nullptr);
+        });
+    for (std::thread& builder : builders)
+        builder.join();
+    const std::vector<cl_int> in = {1, -2, 3, 100};
+    MemPtr input = make_buffer(f.ctx(), in);
+    for (int t = 0; t < threads; ++t) {
+        INFO("thread " << t);
+        REQUIRE_OK(results[t]);
+        KernelPtr kernel = make_kernel(programs[t].get(), "scaled");
+        MemPtr out = make_buffer<cl_int>(f.ctx(), in.size());
+        set_arg(kernel.get(), 0, input);
+        set_arg(kernel.get(), 1, out);
+        run_1d(f.q(), kernel.get(), in.size());
+        const std::vector<cl_int> got = read_buffer<cl_int>(f.q(), out.get(), in.size());
+        for (size_t k = 0; k < in.size(); ++k)
+            CHECK(got[k] == (10 + t) * in[k]);
+    }
 }
 
 TEST_CASE("SPIR-V builds in a process that ignores SIGCHLD", "[spirv]") {
