@@ -62,8 +62,9 @@ struct ProgramPair {
     ProgramPtr from_source;
 };
 
-ProgramPair both_programs(const Fixture& f, const std::string& name) {
-    return {build_il_program(f, name), f.build(kernel_source(name))};
+ProgramPair both_programs(const Fixture& f, const std::string& name,
+                          const char* source_options = nullptr) {
+    return {build_il_program(f, name), f.build(kernel_source(name), source_options)};
 }
 
 std::vector<float> float_inputs(size_t count, float start, float step) {
@@ -305,6 +306,31 @@ TEST_CASE("builtins with private pointers, wide and narrow vectors, conversions"
         for (int c = 0; c < 3; ++c)
             CHECK(out[16 * i + 12 + c] == 2.0f * x[3 * i + c]);
     }
+}
+
+TEST_CASE("C11-style atomics on generic pointers from SPIR-V", "[spirv]") {
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    ProgramPair programs = both_programs(f, "c11_atomics", "-cl-std=CL3.0");
+    const size_t n = 256, local = 32, groups = n / local;
+    const std::vector<cl_int> out = both_results(programs, [&](cl_program program) {
+        KernelPtr kernel = make_kernel(program, "c11_atomics");
+        std::vector<cl_int> init(7 + groups, 0);
+        init[2] = 0x1234;
+        MemPtr counters = make_buffer(f.ctx(), init);
+        set_arg(kernel.get(), 0, counters);
+        run_1d(f.q(), kernel.get(), n, local);
+        return read_buffer<cl_int>(f.q(), counters.get(), init.size());
+    });
+    CHECK(out[0] == 5);
+    CHECK(out[1] == 7);
+    CHECK(out[2] == 0x34);
+    CHECK(out[3] == 0xff);
+    CHECK(out[4] == -static_cast<cl_int>(n));
+    CHECK(out[5] == 9);
+    CHECK(out[6] == 3);
+    for (size_t g = 0; g < groups; ++g)
+        CHECK(out[7 + g] == static_cast<cl_int>(g * local + 3));
 }
 
 TEST_CASE("SPIR-V 1.0 modules and kernel attributes", "[spirv]") {
