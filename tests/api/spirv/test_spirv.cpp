@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include <random>
 #include <thread>
 
 using namespace kernel_test;
@@ -837,6 +838,42 @@ TEST_CASE("SPIR-V builds in a process that ignores SIGCHLD", "[spirv]") {
     std::signal(SIGCHLD, previous);
     CHECK_OK(built);
     CHECK(kernel_names(program.get()) == std::set<std::string>{"saxpy_usm"});
+}
+
+TEST_CASE("corrupted SPIR-V is rejected or fails to build, never crashes", "[spirv]") {
+    // Words of a valid module changed at random (fixed seed): creation
+    // answers CL_INVALID_VALUE or succeeds, the build succeeds or fails
+    // with CL_BUILD_PROGRAM_FAILURE and a log.
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    const std::string good = spirv_module("kernels");
+    std::mt19937 random(12345);
+    const size_t words = good.size() / 4;
+    for (int attempt = 0; attempt < 40; ++attempt) {
+        std::string bad = good;
+        const int changes = 1 + static_cast<int>(random() % 3);
+        for (int k = 0; k < changes; ++k) {
+            const size_t word = 5 + random() % (words - 5);
+            uint32_t value = 0;
+            std::memcpy(&value, bad.data() + 4 * word, 4);
+            value = random() % 2 ? value ^ (1u << (random() % 32))
+                                 : static_cast<uint32_t>(random() % 200);
+            std::memcpy(bad.data() + 4 * word, &value, 4);
+        }
+        INFO("attempt " << attempt);
+        cl_int error = CL_OUT_OF_RESOURCES;
+        ProgramPtr program(clCreateProgramWithIL(f.ctx(), bad.data(), bad.size(), &error));
+        if (!program) {
+            CHECK_CL(error, CL_INVALID_VALUE);
+            continue;
+        }
+        REQUIRE_OK(error);
+        const cl_int built = clBuildProgram(program.get(), 1, &f.device, nullptr, nullptr, nullptr);
+        if (built == CL_SUCCESS)
+            continue;
+        CHECK_CL(built, CL_BUILD_PROGRAM_FAILURE);
+        CHECK(!build_log(program.get(), f.device).empty());
+    }
 }
 
 // Run with USMCL_LLVM_SPIRV naming no file (meson test api_spirv_no_translator).
