@@ -23,6 +23,10 @@ enum class Shape {
     t_nancode, // T nan(uint or ulong)             nan
 };
 
+// The limit of a function whose ULP error the spec leaves undefined (lgamma):
+// only infinite errors (wrong special values) fail.
+inline constexpr double undefined_limit = 1e300;
+
 // How a result is judged.
 enum class Check {
     ulps,   // |error| <= limit ULPs of the infinitely precise result
