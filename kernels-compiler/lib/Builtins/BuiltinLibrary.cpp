@@ -21,6 +21,9 @@
 
 #include <set>
 
+#include <dlfcn.h>
+#include <gnu/lib-names.h>
+
 namespace kc {
 
 namespace {
@@ -75,29 +78,64 @@ bool linkBuiltins(llvm::Module &M, std::string &Log) {
   }
 }
 
-bool isHostLibraryFunction(llvm::StringRef Name) {
+namespace {
+
+// The host library functions by name: libm's for float and double, and the
+// C library's memory functions.
+const llvm::StringSet<> &hostLibraryNames() {
   static const llvm::StringSet<> Names = [] {
     llvm::StringSet<> S;
     for (const char *Base :
-         {"acos",      "acosh",  "asin",      "asinh",     "atan",
-          "atan2",     "atanh",  "cbrt",      "ceil",      "copysign",
-          "cos",       "cosh",   "erf",       "erfc",      "exp",
-          "exp2",      "exp10",  "expm1",     "fabs",      "fdim",
-          "floor",     "fma",    "fmax",      "fmin",      "fmod",
-          "frexp",     "hypot",  "ilogb",     "ldexp",     "lgamma",
-          "lgamma_r",  "log",    "log10",     "log1p",     "log2",
-          "logb",      "modf",   "nearbyint", "nextafter", "pow",
-          "remainder", "remquo", "rint",      "round",     "sin",
-          "sincos",    "sinh",   "sqrt",      "tan",       "tanh",
-          "tgamma",    "trunc",  "scalbn"}) {
+         {"acos",      "acosh",     "asin",   "asinh",     "atan",   "atan2",
+          "atanh",     "cbrt",      "ceil",   "copysign",  "cos",    "cosh",
+          "erf",       "erfc",      "exp",    "exp2",      "exp10",  "expm1",
+          "fabs",      "fdim",      "floor",  "fma",       "fmax",   "fmin",
+          "fmod",      "frexp",     "hypot",  "ilogb",     "ldexp",  "lgamma",
+          "log",       "log10",     "log1p",  "log2",      "logb",   "modf",
+          "nearbyint", "nextafter", "pow",    "remainder", "remquo", "rint",
+          "round",     "sin",       "sincos", "sinh",      "sqrt",   "tan",
+          "tanh",      "tgamma",    "trunc",  "scalbn"}) {
       S.insert(Base);
       S.insert(std::string(Base) + "f");
     }
-    for (const char *Name : {"memcpy", "memmove", "memset"})
+    for (const char *Name :
+         {"lgamma_r", "lgammaf_r", "memcpy", "memmove", "memset"})
       S.insert(Name);
     return S;
   }();
-  return Names.contains(Name);
+  return Names;
+}
+
+// Where a host library function is in this process. libm is asked by name:
+// an application need not link it, and the ICD loader opens the driver
+// without RTLD_GLOBAL, so libm (loaded for this library) may be invisible
+// to a global lookup. The C library always is.
+void *hostAddress(const char *Name) {
+  static void *const LibM = [] {
+    void *Handle = dlopen(LIBM_SO, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    return Handle ? Handle : dlopen(LIBM_SO, RTLD_NOW | RTLD_LOCAL);
+  }();
+  void *Address = LibM ? dlsym(LibM, Name) : nullptr;
+  return Address ? Address : dlsym(RTLD_DEFAULT, Name);
+}
+
+} // namespace
+
+bool isHostLibraryFunction(llvm::StringRef Name) {
+  return hostLibraryNames().contains(Name);
+}
+
+const std::vector<std::pair<std::string, void *>> &hostLibrarySymbols() {
+  static const std::vector<std::pair<std::string, void *>> Symbols = [] {
+    std::vector<std::pair<std::string, void *>> Result;
+    for (const auto &Entry : hostLibraryNames()) {
+      const std::string Name = Entry.getKey().str();
+      if (void *Address = hostAddress(Name.c_str()))
+        Result.emplace_back(Name, Address);
+    }
+    return Result;
+  }();
+  return Symbols;
 }
 
 } // namespace kc

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -17,5 +19,8 @@ bool linkBuiltins(llvm::Module &M, std::string &Log);
 // Functions generated code may call in the host process (libm and the C
 // memory functions): nothing else resolves against the process.
 bool isHostLibraryFunction(llvm::StringRef Name);
+// Those functions with their addresses in this process (what generated
+// code links against).
+const std::vector<std::pair<std::string, void *>> &hostLibrarySymbols();
 
 } // namespace kc

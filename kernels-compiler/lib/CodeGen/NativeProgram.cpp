@@ -2,8 +2,8 @@
 //
 // Each NativeProgram owns one LLJIT holding one object: compiled for the
 // host (CodeGen.cpp) or read from the on-disk cache. Only the host library
-// functions (libm, memcpy & co.) resolve against the process. Every
-// work-group function is looked up once here, so lookup() is a map read.
+// functions (libm, memcpy & co.) resolve, to their addresses in this process.
+// Every work-group function is looked up once here, so lookup() is a map read.
 //
 //===----------------------------------------------------------------------===//
 #include "Binary/ModuleImpl.h"
@@ -14,10 +14,12 @@
 #include "Passes/WorkGroupABI.h"
 #include "Support/LLVMSetup.h"
 
+#include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/Debugging/DebuggerSupport.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/Mangling.h>
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -57,17 +59,19 @@ std::unique_ptr<llvm::orc::LLJIT> createJIT(const HostTarget &Host,
     Error = llvm::toString(JIT.takeError());
     return nullptr;
   }
-  auto Generator =
-      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-          (*JIT)->getDataLayout().getGlobalPrefix(),
-          [](const llvm::orc::SymbolStringPtr &Name) {
-            return isHostLibraryFunction(*Name);
-          });
-  if (!Generator) {
-    Error = llvm::toString(Generator.takeError());
+  // The host library functions, at their addresses in this process.
+  llvm::orc::SymbolMap Symbols;
+  llvm::orc::MangleAndInterner Mangle((*JIT)->getExecutionSession(),
+                                      (*JIT)->getDataLayout());
+  for (const auto &[Name, Address] : hostLibrarySymbols())
+    Symbols[Mangle(Name)] = {llvm::orc::ExecutorAddr::fromPtr(Address),
+                             llvm::JITSymbolFlags::Exported |
+                                 llvm::JITSymbolFlags::Callable};
+  if (llvm::Error E = (*JIT)->getMainJITDylib().define(
+          llvm::orc::absoluteSymbols(std::move(Symbols)))) {
+    Error = llvm::toString(std::move(E));
     return nullptr;
   }
-  (*JIT)->getMainJITDylib().addGenerator(std::move(*Generator));
   return std::move(*JIT);
 }
 
