@@ -54,6 +54,10 @@ bool il_supported() {
     return usable;
 }
 
+bool extension_available(std::string_view name) {
+    return name != "cl_khr_il_program" || il_supported();
+}
+
 const std::vector<NameVersion>& il_versions() {
     static const std::vector<NameVersion> list = [] {
         std::vector<NameVersion> versions;

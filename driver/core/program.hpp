@@ -17,6 +17,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace usmcl::core {
@@ -31,6 +32,9 @@ const kc::CodeCache& code_cache();
 const std::string& spirv_translator();
 // Whether the translator can run: only then do the devices take SPIR-V.
 bool il_supported();
+// Whether an extension that device_features.def switches on is offered:
+// cl_khr_il_program only when the translator can run.
+bool extension_available(std::string_view name);
 // CL_DEVICE_ILS_WITH_VERSION ("SPIR-V" 1.0 to 1.4) and CL_DEVICE_IL_VERSION
 // ("SPIR-V_1.0 SPIR-V_1.1 ..."); empty without a translator.
 const std::vector<NameVersion>& il_versions();

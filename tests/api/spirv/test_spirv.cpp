@@ -882,6 +882,21 @@ TEST_CASE("without a translator the device takes no SPIR-V", "[.][no-translator]
     CHECK(cl_test::device_info_string(f.device, CL_DEVICE_IL_VERSION).empty());
     CHECK(
         cl_test::device_info_array<cl_name_version>(f.device, CL_DEVICE_ILS_WITH_VERSION).empty());
+    // Nor does the device or the platform offer cl_khr_il_program.
+    const auto extensions =
+        cl_test::split_words(cl_test::device_info_string(f.device, CL_DEVICE_EXTENSIONS));
+    CHECK(std::find(extensions.begin(), extensions.end(), "cl_khr_il_program") == extensions.end());
+    for (const cl_name_version& extension :
+         cl_test::device_info_array<cl_name_version>(f.device, CL_DEVICE_EXTENSIONS_WITH_VERSION))
+        CHECK(std::string(extension.name) != "cl_khr_il_program");
+    cl_platform_id platform = nullptr;
+    REQUIRE_OK(clGetDeviceInfo(f.device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr));
+    size_t size = 0;
+    REQUIRE_OK(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, 0, nullptr, &size));
+    std::string platform_extensions(size, '\0');
+    REQUIRE_OK(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, size, platform_extensions.data(),
+                                 nullptr));
+    CHECK(platform_extensions.find("cl_khr_il_program") == std::string::npos);
     // "CL_INVALID_OPERATION if no devices in context support intermediate
     // language programs."
     const std::string il = spirv_module("kernels");
