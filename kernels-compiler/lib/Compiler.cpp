@@ -126,6 +126,22 @@ BuildResult Compiler::build(std::string_view Source,
   return Result;
 }
 
+namespace {
+
+// What Clang gives the kernels of OpenCL C, for kernels from SPIR-V: the
+// math and denormal options, and the work-group rule (non-uniform
+// work-groups unless -cl-uniform-work-group-size).
+void applySpirvOptions(llvm::Module &M, const BuildOptions &Parsed) {
+  applyMathOptions(M, Parsed);
+  for (llvm::Function &F : M)
+    if (!F.isDeclaration() &&
+        F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+      F.addFnAttr("uniform-work-group-size",
+                  Parsed.UniformWorkGroupSize ? "true" : "false");
+}
+
+} // namespace
+
 BuildResult compileSpirv(std::string_view Spirv,
                          std::span<const SpecConstantValue> SpecValues,
                          std::string_view Options, const DeviceTarget &Target,
@@ -141,6 +157,7 @@ BuildResult compileSpirv(std::string_view Spirv,
       translateSpirv(Context, Spirv, SpecValues, Translator, Result.Log);
   if (!M)
     return Result;
+  applySpirvOptions(*M, Parsed);
   Result.Output = std::make_unique<ModuleImpl>(
       ModuleKind::Object, std::string(Options), writeBitcode(*M),
       std::vector<KernelInfo>{}, false);
@@ -162,7 +179,7 @@ BuildResult buildSpirv(std::string_view Spirv,
       translateSpirv(Context, Spirv, SpecValues, Translator, Result.Log);
   if (!M)
     return Result;
-  applyMathOptions(*M, Parsed);
+  applySpirvOptions(*M, Parsed);
   makeExecutable(std::move(M), Parsed, Options, Result);
   return Result;
 }

@@ -334,6 +334,63 @@ TEST_CASE("C11-style atomics on generic pointers from SPIR-V", "[spirv]") {
         CHECK(out[7 + g] == static_cast<cl_int>(g * local + 3));
 }
 
+TEST_CASE("build options of SPIR-V programs: work-group rule and denormals", "[spirv]") {
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    // arith: out[i] = a[i] * scale + b[i] - bias + i % 7.
+    const size_t n = 100; // not a multiple of the local size 16
+    std::vector<float> a(n, 1.0f);
+    a[0] = 1e-40f; // a denormal
+    const std::vector<float> b(n, 0.0f);
+    MemPtr in_a = make_buffer(f.ctx(), a);
+    MemPtr in_b = make_buffer(f.ctx(), b);
+    MemPtr result = make_buffer<float>(f.ctx(), n);
+    auto launch = [&](cl_program program) {
+        KernelPtr kernel = make_kernel(program, "arith");
+        set_arg(kernel.get(), 0, in_a);
+        set_arg(kernel.get(), 1, in_b);
+        set_arg(kernel.get(), 2, result);
+        set_arg(kernel.get(), 3, 1.0f);
+        set_arg(kernel.get(), 4, cl_int{0});
+        const size_t global = n, local = 16;
+        const cl_int status = clEnqueueNDRangeKernel(f.q(), kernel.get(), 1, nullptr, &global,
+                                                     &local, 0, nullptr, nullptr);
+        REQUIRE_OK(clFinish(f.q()));
+        return status;
+    };
+
+    SECTION("non-uniform work-groups by default") {
+        ProgramPtr program = build_il_program(f, "kernels");
+        REQUIRE_OK(launch(program.get()));
+        const std::vector<float> out = read_buffer<float>(f.q(), result.get(), n);
+        CHECK(out[0] == 1e-40f); // denormals kept without -cl-denorms-are-zero
+        for (size_t i = 1; i < n; ++i)
+            CHECK(out[i] == 1.0f + static_cast<float>(i % 7));
+    }
+    SECTION("-cl-uniform-work-group-size at build") {
+        ProgramPtr program = build_il_program(f, "kernels", "-cl-uniform-work-group-size");
+        CHECK(launch(program.get()) == CL_INVALID_WORK_GROUP_SIZE);
+    }
+    SECTION("-cl-uniform-work-group-size at compile, then link") {
+        ProgramPtr object = create_il_program(f.ctx(), spirv_module("kernels"));
+        REQUIRE_OK(clCompileProgram(object.get(), 1, &f.device, "-cl-uniform-work-group-size", 0,
+                                    nullptr, nullptr, nullptr, nullptr));
+        cl_program inputs[] = {object.get()};
+        cl_int error = CL_OUT_OF_RESOURCES;
+        ProgramPtr linked(
+            clLinkProgram(f.ctx(), 1, &f.device, nullptr, 1, inputs, nullptr, nullptr, &error));
+        REQUIRE_OK(error);
+        CHECK(launch(linked.get()) == CL_INVALID_WORK_GROUP_SIZE);
+    }
+    SECTION("-cl-denorms-are-zero") {
+        ProgramPtr program = build_il_program(f, "kernels", "-cl-denorms-are-zero");
+        REQUIRE_OK(launch(program.get()));
+        const std::vector<float> out = read_buffer<float>(f.q(), result.get(), n);
+        CHECK(out[0] == 0.0f);
+        CHECK(out[1] == 2.0f);
+    }
+}
+
 TEST_CASE("SPIR-V 1.0 modules and kernel attributes", "[spirv]") {
     Fixture f;
     SKIP_WITHOUT_IL(f.device);
