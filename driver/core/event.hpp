@@ -43,6 +43,12 @@ public:
 protected:
     cl_int run() override;
     bool runs_inline() const override { return inline_work_; }
+    // Kernels run on the device's workers only; other commands (copies,
+    // fills) may run on a thread waiting for them.
+    bool runs_on_any_thread() const override {
+        return type_ != CL_COMMAND_NDRANGE_KERNEL && type_ != CL_COMMAND_TASK &&
+               type_ != CL_COMMAND_NATIVE_KERNEL;
+    }
     void status_changed(cl_int status) override;
     void retain_command() override { retain_internal(); }
     void release_command() override { release_internal(); }

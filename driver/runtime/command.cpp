@@ -15,7 +15,8 @@ public:
     // that runs it drops it (execute_posted()).
     static void make_ready(Command& command) {
         command.retain_command();
-        if (command.runs_inline() || command.executor_ == nullptr) {
+        Executor* executor = command.executor_.load(std::memory_order_relaxed);
+        if (command.runs_inline() || executor == nullptr) {
             // initial-exec: the driver is dlopen'ed; dynamic TLS would cost a
             // __tls_get_addr per command and trips LeakSanitizer's scan.
             [[gnu::tls_model("initial-exec")]] thread_local std::vector<Command*> work;
@@ -32,7 +33,7 @@ public:
             draining = false;
             return;
         }
-        command.executor_->post(command);
+        executor->post(command);
     }
 };
 
@@ -58,7 +59,7 @@ void Command::add_dependency(Command& dependency) {
 }
 
 void Command::submit(Executor* executor, bool caller_runs_if_ready) {
-    executor_ = executor;
+    executor_.store(executor, std::memory_order_release);
     set_status(CL_SUBMITTED, Timestamp::submit);
     if (!dependency_done(false))
         return;
@@ -129,14 +130,33 @@ bool Command::finish(cl_int status) {
     return true;
 }
 
-cl_int Command::wait() const {
+cl_int Command::wait() {
     cl_int current = status_.load(std::memory_order_acquire);
     if (current <= CL_COMPLETE)
         return current;
+    Executor* executor = executor_.load(std::memory_order_acquire);
+    // Ready but not started: run it here rather than wait for a worker.
+    auto run_here = [&] {
+        return executor && runs_on_any_thread() &&
+               status_.load(std::memory_order_acquire) == CL_SUBMITTED &&
+               executor->run_if_queued(*this);
+    };
+    if (run_here())
+        return status_.load(std::memory_order_acquire);
     // A short command finishes sooner than a sleeping thread wakes up; one
-    // that is running already is watched a little longer.
-    auto done = [&] { return status_.load(std::memory_order_acquire) <= CL_COMPLETE; };
+    // that is running already is watched a little longer. Meanwhile the
+    // thread takes chunks of split copies and fills.
+    auto done = [&] {
+        for (;;) {
+            if (status_.load(std::memory_order_acquire) <= CL_COMPLETE)
+                return true;
+            if (!executor || !executor->help_once())
+                return false;
+        }
+    };
     if (spin_until(done))
+        return status_.load(std::memory_order_acquire);
+    if (run_here())
         return status_.load(std::memory_order_acquire);
     if (status_.load(std::memory_order_acquire) == CL_RUNNING &&
         spin_until(done, running_spin_ns - spin_ns))

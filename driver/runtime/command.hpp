@@ -49,7 +49,11 @@ public:
     cl_int status() const { return status_.load(std::memory_order_acquire); }
     bool is_terminal() const { return status() <= CL_COMPLETE; }
     // Blocks until the command is complete or failed; returns its status.
-    cl_int wait() const;
+    // Meanwhile the calling thread works instead of only waiting: it runs
+    // the command itself if it is ready and no worker took it yet (unless
+    // it must run on a worker), and chunks of split copies and fills of the
+    // command's executor.
+    cl_int wait();
 
     std::uint64_t timestamp(Timestamp which) const {
         return timestamps_[static_cast<size_t>(which)];
@@ -67,6 +71,9 @@ protected:
     // Commands whose work is trivial (markers, barriers) run on the thread
     // that resolves their last dependency instead of going through a pool.
     virtual bool runs_inline() const { return false; }
+    // Whether a thread waiting for the command may run it (false for work
+    // that expects a worker thread: kernels).
+    virtual bool runs_on_any_thread() const { return true; }
     // Sets the status of a command that is never submitted (user events start
     // as CL_SUBMITTED). Call from the constructor of the derived class.
     void set_initial_status(cl_int status);
@@ -89,7 +96,8 @@ private:
     // Unfinished dependencies plus one guard held until submit().
     std::atomic<std::uint32_t> pending_{1};
     std::atomic<bool> dependency_failed_{false};
-    Executor* executor_ = nullptr;
+    // Set by submit(); read by waiting threads, which may come earlier.
+    std::atomic<Executor*> executor_{nullptr};
     bool profiling_ = false;
     std::array<std::uint64_t, 5> timestamps_{};
 
@@ -102,6 +110,13 @@ private:
 class Executor {
 public:
     virtual void post(Command& command) = 0;
+    // For a thread waiting for a command of this executor. If command was
+    // posted and no worker took it yet, takes it back and runs it on the
+    // calling thread (Command::execute_posted()); true if it did.
+    virtual bool run_if_queued(Command& command) = 0;
+    // Runs one chunk of split work that waiting threads may take part in;
+    // false if there was none.
+    virtual bool help_once() = 0;
 
 protected:
     ~Executor() = default;

@@ -14,13 +14,81 @@
 
 namespace usmcl::runtime {
 
+namespace {
+
+// A ready command (posted by the scheduler) or any other piece of work.
+struct Task {
+    Command* command = nullptr;
+    std::function<void()> function;
+
+    void run() {
+        if (command)
+            command->execute_posted();
+        else
+            function();
+    }
+};
+
+} // namespace
+
+// One parallel_for: its chunks go to whoever takes them first. Kept alive
+// by everyone that joined, so a helper that comes late touches only this.
+struct ThreadPool::Job {
+    const std::function<void(size_t)>* body = nullptr; // valid while done < count
+    size_t count = 0;
+    bool waiters_help = false;
+    std::atomic<size_t> next{0};
+    std::atomic<size_t> done{0};
+};
+
 struct ThreadPool::State {
     std::mutex mutex;
     std::condition_variable wake;
-    std::deque<std::function<void()>> tasks;
+    std::deque<Task> tasks;
+    std::vector<std::shared_ptr<Job>> jobs; // splits with chunks nobody took yet
     bool stopping = false;
-    unsigned sleeping = 0;         // workers blocked on wake (under mutex)
-    std::atomic<size_t> queued{0}; // tasks.size(), readable without the lock
+    unsigned sleeping = 0; // workers blocked on wake (under mutex)
+    // Readable without the lock: tasks.size(), jobs.size() and how many of
+    // the jobs waiting threads may help with.
+    std::atomic<size_t> queued{0};
+    std::atomic<size_t> open{0};
+    std::atomic<size_t> open_to_waiters{0};
+
+    // A job with chunks left (for a waiting thread: one it may help with).
+    // Under mutex.
+    std::shared_ptr<Job> join(bool waiter) const {
+        for (const std::shared_ptr<Job>& job : jobs)
+            if ((!waiter || job->waiters_help) &&
+                job->next.load(std::memory_order_relaxed) < job->count)
+                return job;
+        return nullptr;
+    }
+    // Nobody need join job any more. Under mutex.
+    void close(const Job& job) {
+        auto it = std::find_if(jobs.begin(), jobs.end(), [&](const std::shared_ptr<Job>& open_job) {
+            return open_job.get() == &job;
+        });
+        if (it == jobs.end())
+            return;
+        jobs.erase(it);
+        open.store(jobs.size(), std::memory_order_release);
+        if (job.waiters_help)
+            open_to_waiters.fetch_sub(1, std::memory_order_release);
+    }
+    // Runs the next chunk of job; false when every chunk was taken. Whoever
+    // takes the last chunk closes the job.
+    bool take_chunk(Job& job) {
+        const size_t chunk = job.next.fetch_add(1, std::memory_order_relaxed);
+        if (chunk >= job.count)
+            return false;
+        if (chunk + 1 == job.count) {
+            std::lock_guard lock(mutex);
+            close(job);
+        }
+        (*job.body)(chunk);
+        job.done.fetch_add(1, std::memory_order_release);
+        return true;
+    }
 };
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> pin)
@@ -51,18 +119,26 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::post(Command& command) {
-    post([&command] { command.execute_posted(); });
+    bool wake = false;
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->tasks.push_back(Task{&command, {}});
+        state_->queued.store(state_->tasks.size(), std::memory_order_release);
+        wake = state_->sleeping > 0;
+    }
+    // A worker that is still spinning takes the command without a wake-up.
+    if (wake)
+        state_->wake.notify_one();
 }
 
 void ThreadPool::post(std::function<void()> task) {
     bool wake = false;
     {
         std::lock_guard lock(state_->mutex);
-        state_->tasks.push_back(std::move(task));
+        state_->tasks.push_back(Task{nullptr, std::move(task)});
         state_->queued.store(state_->tasks.size(), std::memory_order_release);
         wake = state_->sleeping > 0;
     }
-    // A worker that is still spinning takes the task without a wake-up.
     if (wake)
         state_->wake.notify_one();
 }
@@ -70,76 +146,158 @@ void ThreadPool::post(std::function<void()> task) {
 void ThreadPool::work(const std::shared_ptr<State>& state) {
     std::unique_lock lock(state->mutex);
     for (;;) {
-        if (state->tasks.empty() && !state->stopping) {
-            // Before sleeping, watch the queue for a short while: a command
-            // posted right after the last one then starts without the cost
-            // of waking a sleeping thread (tens of microseconds).
+        // Chunks of a split first: they finish a command already running.
+        if (std::shared_ptr<Job> job = state->join(false)) {
             lock.unlock();
-            spin_until([&] { return state->queued.load(std::memory_order_acquire) != 0; });
+            while (state->take_chunk(*job)) {
+            }
+            job = nullptr;
             lock.lock();
-            ++state->sleeping;
-            state->wake.wait(lock, [&] { return state->stopping || !state->tasks.empty(); });
-            --state->sleeping;
+            continue;
         }
-        if (state->tasks.empty())
-            return; // stopping, nothing left
-        std::function<void()> task = std::move(state->tasks.front());
-        state->tasks.pop_front();
-        state->queued.store(state->tasks.size(), std::memory_order_release);
+        if (!state->tasks.empty()) {
+            Task task = std::move(state->tasks.front());
+            state->tasks.pop_front();
+            state->queued.store(state->tasks.size(), std::memory_order_release);
+            lock.unlock();
+            task.run();
+            task = Task{}; // drop what the task held before taking the lock
+            lock.lock();
+            continue;
+        }
+        if (state->stopping)
+            return;
+        // Before sleeping, watch for work for a short while: a command
+        // posted right after the last one, or a split, then starts without
+        // the cost of waking a sleeping thread (tens of microseconds).
         lock.unlock();
-        task();
-        task = nullptr; // drop what the task held before taking the lock
+        spin_until([&] {
+            return state->queued.load(std::memory_order_acquire) != 0 ||
+                   state->open.load(std::memory_order_acquire) != 0;
+        });
         lock.lock();
+        ++state->sleeping;
+        state->wake.wait(lock, [&] {
+            return state->stopping || !state->tasks.empty() || state->join(false) != nullptr;
+        });
+        --state->sleeping;
     }
 }
 
-void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)>& body) {
+bool ThreadPool::run_if_queued(Command& command) {
+    if (state_->queued.load(std::memory_order_acquire) == 0)
+        return false;
+    {
+        std::lock_guard lock(state_->mutex);
+        auto& tasks = state_->tasks;
+        auto it = std::find_if(tasks.begin(), tasks.end(),
+                               [&](const Task& task) { return task.command == &command; });
+        if (it == tasks.end())
+            return false;
+        tasks.erase(it);
+        state_->queued.store(tasks.size(), std::memory_order_release);
+    }
+    command.execute_posted();
+    return true;
+}
+
+bool ThreadPool::help_once() {
+    if (state_->open_to_waiters.load(std::memory_order_acquire) == 0)
+        return false;
+    std::shared_ptr<Job> job;
+    {
+        std::lock_guard lock(state_->mutex);
+        job = state_->join(true);
+    }
+    return job && state_->take_chunk(*job);
+}
+
+void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)>& body, Split split) {
     if (count == 0)
         return;
-    struct Shared {
-        std::atomic<size_t> next{0};
-        std::atomic<size_t> done{0};
-        const std::function<void(size_t)>* body;
-        size_t count;
-    };
-    // Helpers may start after everything is done: they then touch only the
-    // shared block, which they keep alive.
-    auto shared = std::make_shared<Shared>();
-    shared->body = &body;
-    shared->count = count;
-    auto take_chunks = [](Shared& state) {
-        for (size_t i; (i = state.next.fetch_add(1, std::memory_order_relaxed)) < state.count;) {
-            (*state.body)(i);
-            state.done.fetch_add(1, std::memory_order_release);
-        }
-    };
-    const size_t helpers = std::min<size_t>(count - 1, threads_.size());
-    for (size_t h = 0; h < helpers; ++h)
-        post([shared, take_chunks] { take_chunks(*shared); });
-    take_chunks(*shared);
-    while (shared->done.load(std::memory_order_acquire) < count)
-        std::this_thread::yield();
+    if (count == 1 || threads_.empty()) {
+        for (size_t i = 0; i < count; ++i)
+            body(i);
+        return;
+    }
+    auto job = std::make_shared<Job>();
+    job->body = &body;
+    job->count = count;
+    job->waiters_help = split.waiters_help;
+    size_t to_wake = 0;
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->jobs.push_back(job);
+        state_->open.store(state_->jobs.size(), std::memory_order_release);
+        if (split.waiters_help)
+            state_->open_to_waiters.fetch_add(1, std::memory_order_release);
+        if (split.wake_sleepers)
+            to_wake = std::min<size_t>(state_->sleeping, count - 1);
+    }
+    if (to_wake == state_->sleeping && to_wake > 0)
+        state_->wake.notify_all();
+    else
+        for (size_t i = 0; i < to_wake; ++i)
+            state_->wake.notify_one();
+    while (state_->take_chunk(*job)) {
+    }
+    // The chunks others took: wait for them to finish.
+    for (unsigned round = 1; job->done.load(std::memory_order_acquire) < count; ++round) {
+        cpu_relax();
+        if (round % 64 == 0)
+            std::this_thread::yield();
+    }
 }
 
 namespace {
 
-// Below this, one thread copies faster than several start.
-constexpr size_t split_threshold = 8u << 20;
-constexpr size_t chunk_size = 2u << 20;
+// From this size on, copies and fills split into chunks: every thread
+// that takes part adds the bandwidth of its core (a core alone does not
+// reach the memory's, nor the other cores' caches').
+constexpr size_t split_threshold = 1u << 20;
+// From this size on, a split also wakes sleeping workers (below it, the
+// copy is over before a woken worker arrives).
+constexpr size_t wake_threshold = 8u << 20;
+// Chunks: about four per taking part thread, so a late or slow one delays
+// the end little, and large enough that taking one costs nothing.
+constexpr size_t min_chunk = 128u << 10;
+constexpr size_t max_chunk = 2u << 20;
 // Above this, pattern fills use non-temporal stores.
 constexpr size_t stream_threshold = 32u << 20;
+
+// The chunk size of a split of size bytes: a multiple of 4 KiB (so of
+// every pattern size and of the 128-byte lines of a fill).
+size_t chunk_size_for(const ThreadPool& pool, size_t size) {
+    const size_t threads = size_t(pool.size()) + 1;
+    const size_t chunk = std::clamp(size / (4 * threads), min_chunk, max_chunk);
+    return chunk / 4096 * 4096;
+}
+
+// Runs part(begin, length) over [0, size), split when large enough.
+template <class Part>
+void split_range(ThreadPool& pool, size_t size, const Part& part) {
+    if (size < split_threshold || pool.size() == 0) {
+        part(0, size);
+        return;
+    }
+    const size_t chunk_size = chunk_size_for(pool, size);
+    const size_t chunks = (size + chunk_size - 1) / chunk_size;
+    ThreadPool::Split split;
+    split.waiters_help = true;
+    split.wake_sleepers = size >= wake_threshold;
+    pool.parallel_for(
+        chunks,
+        [&](size_t chunk) {
+            const size_t begin = chunk * chunk_size;
+            part(begin, std::min(chunk_size, size - begin));
+        },
+        split);
+}
 
 } // namespace
 
 void parallel_copy(ThreadPool& pool, void* destination, const void* source, size_t size) {
-    if (size < split_threshold || pool.size() < 2) {
-        std::memcpy(destination, source, size);
-        return;
-    }
-    const size_t chunks = (size + chunk_size - 1) / chunk_size;
-    pool.parallel_for(chunks, [&](size_t chunk) {
-        const size_t begin = chunk * chunk_size;
-        const size_t length = std::min(chunk_size, size - begin);
+    split_range(pool, size, [&](size_t begin, size_t length) {
         std::memcpy(static_cast<char*>(destination) + begin,
                     static_cast<const char*>(source) + begin, length);
     });
@@ -216,16 +374,7 @@ void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, siz
         for (size_t done = block; done < length; done += block)
             std::memcpy(out + done, out, std::min(block, length - done));
     };
-    if (size < split_threshold || pool.size() < 2) {
-        fill(0, size);
-        return;
-    }
-    // Chunks are multiples of every pattern size (powers of two up to 128).
-    const size_t chunks = (size + chunk_size - 1) / chunk_size;
-    pool.parallel_for(chunks, [&](size_t chunk) {
-        const size_t begin = chunk * chunk_size;
-        fill(begin, std::min(chunk_size, size - begin));
-    });
+    split_range(pool, size, fill);
 }
 
 namespace {

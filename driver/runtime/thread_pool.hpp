@@ -1,6 +1,7 @@
 // The workers of a device: one thread per processing unit, each pinned to
-// its unit. Runs ready commands now; NDRange work-groups and large copies
-// split across workers later.
+// its unit. Runs ready commands, and splits NDRange work-groups and large
+// copies and fills into chunks that idle workers (and, for copies and fills,
+// threads waiting for a command of this pool) take part in.
 #pragma once
 
 #include "runtime/command.hpp"
@@ -26,14 +27,35 @@ public:
     void post(Command& command) override;
     void post(std::function<void()> task);
 
+    // Who takes part in a parallel_for besides the calling thread.
+    struct Split {
+        // Threads waiting for a command of this pool (clFinish,
+        // clWaitForEvents, blocking enqueues) may run chunks too: only for
+        // bodies that run on any thread (copies, fills).
+        bool waiters_help = false;
+        // Wake sleeping workers; otherwise only workers that are awake
+        // (watching for work after their last task) join. A wake-up costs
+        // the caller a system call and arrives tens of microseconds later:
+        // worth it for long splits only.
+        bool wake_sleepers = true;
+    };
+
     // Runs body(0) … body(count - 1) on the calling thread and on idle
     // workers, and returns when every call has returned. The calling thread
     // takes part, so it may be a worker of this pool.
-    void parallel_for(size_t count, const std::function<void(size_t)>& body);
+    void parallel_for(size_t count, const std::function<void(size_t)>& body) {
+        parallel_for(count, body, Split{});
+    }
+    void parallel_for(size_t count, const std::function<void(size_t)>& body, Split split);
     unsigned size() const { return static_cast<unsigned>(threads_.size()); }
+
+    // Executor: what a thread waiting for a command of this pool may do.
+    bool run_if_queued(Command& command) override;
+    bool help_once() override;
 
 private:
     struct State;
+    struct Job;
     static void work(const std::shared_ptr<State>& state);
 
     // Shared with the workers, so a pool destroyed from one of its own
@@ -43,7 +65,8 @@ private:
 };
 
 // memcpy and pattern fills split into chunks across the pool's workers
-// when they are large enough to gain from it.
+// (and threads waiting for the pool) when they are large enough to gain
+// from it.
 void parallel_copy(ThreadPool& pool, void* destination, const void* source, size_t size);
 void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, size_t pattern_size,
                    size_t size);

@@ -2,6 +2,7 @@
 // every pattern size (1 … 128), sizes around the line (128 B), split
 // (8 MiB) and streaming (32 MiB) thresholds, starts aligned to 16 bytes and
 // to the pattern size only, and the bytes around the range left alone.
+// Splits start at 1 MiB, in chunks of 128 KiB … 2 MiB.
 #include "runtime/thread_pool.hpp"
 
 #include <catch2/catch.hpp>
@@ -36,7 +37,7 @@ TEST_CASE("parallel_fill writes the pattern and nothing else", "[runtime]") {
     for (size_t i = 0; i < sizeof pattern; ++i)
         pattern[i] = static_cast<unsigned char>(i * 7 + 1);
     const size_t sizes_in_patterns[] = {0, 1, 2, 3, 31, 33, 1000};
-    const size_t large_sizes[] = {(8u << 20) + 384, (32u << 20) + 4096 + 128};
+    const size_t large_sizes[] = {(1u << 20) + 640, (8u << 20) + 384, (32u << 20) + 4096 + 128};
     for (size_t pattern_size = 1; pattern_size <= 128; pattern_size *= 2) {
         std::vector<size_t> sizes;
         for (size_t count : sizes_in_patterns)
@@ -60,8 +61,8 @@ TEST_CASE("parallel_fill writes the pattern and nothing else", "[runtime]") {
 
 TEST_CASE("parallel_copy copies exactly the range", "[runtime]") {
     ThreadPool pool(2, {});
-    for (size_t size :
-         {size_t(0), size_t(1), size_t(4097), size_t(8u << 20) + 5, size_t(20u << 20) + 3}) {
+    for (size_t size : {size_t(0), size_t(1), size_t(4097), size_t(1u << 20), size_t(1u << 20) + 7,
+                        size_t(8u << 20) + 5, size_t(20u << 20) + 3}) {
         std::vector<unsigned char> source(size + 16);
         for (size_t i = 0; i < source.size(); ++i)
             source[i] = static_cast<unsigned char>(i * 13 + 5);
