@@ -71,11 +71,23 @@ Event* CommandQueue::enqueue(cl_command_type type, std::span<Event* const> wait_
 }
 
 void CommandQueue::finish() {
+    // In order, every command waits for the one before it (a failed one
+    // included: its dependents fail after it), so the last one finishes
+    // last. Out of order, the commands not finished yet.
+    Ref<Event> last;
     std::vector<Ref<Event>> pending;
     {
         std::lock_guard lock(mutex_);
-        pending = in_flight_;
+        if (in_order()) {
+            last = last_;
+        } else {
+            for (const Ref<Event>& earlier : in_flight_)
+                if (!earlier->is_terminal())
+                    pending.push_back(earlier);
+        }
     }
+    if (last)
+        (void)last->wait();
     for (const Ref<Event>& event : pending)
         (void)event->wait();
 }
