@@ -51,6 +51,7 @@ struct Options {
     bool list = false;
     bool quick = false;
     bool long_mode = false;
+    size_t vector_width = 1;
     size_t samples = 0; // random inputs per function and type (0: the mode's default)
     unsigned seed = 12345;
     std::string known_failures;
@@ -130,34 +131,51 @@ std::string kernel_name(const Function& f) {
     return "k_" + f.name;
 }
 
-std::string kernel_source(const Function& f, bool is_double) {
+// The vector width of the kernels (--vector-width): 1 calls the scalar
+// builtins, 2, 3, 4, 8 or 16 their vector forms (vloadN / vstoreN).
+size_t g_vector_width = 1;
+
+std::string kernel_source(const Function& f) {
     std::ostringstream s;
     s << "  kernel void " << kernel_name(f)
       << "(global const T* A, global const T* B, global const T* C, global const int* N,\n"
          "      global T* R, global T* R2, global int* RI) {\n"
          "    size_t i = get_global_id(0);\n"
-         "    T a = A[i], b = B[i], c = C[i];\n"
-         "    int n = N[i];\n";
+         "    V a = LOAD(i, A), b = LOAD(i, B), c = LOAD(i, C);\n"
+         "    VI n = LOAD(i, N);\n";
     switch (f.shape) {
-    case Shape::i_t: s << "    RI[i] = " << f.expression << ";\n"; break;
-    case Shape::t_tpt: s << "    T p;\n    R[i] = " << f.expression << ";\n    R2[i] = p;\n"; break;
+    case Shape::i_t: s << "    STORE(" << f.expression << ", i, RI);\n"; break;
+    case Shape::t_tpt:
+        s << "    V p;\n    STORE(" << f.expression << ", i, R);\n    STORE(p, i, R2);\n";
+        break;
     case Shape::t_tpi:
     case Shape::t_ttpi:
-        s << "    int p;\n    R[i] = " << f.expression << ";\n    RI[i] = p;\n";
+        s << "    VI p;\n    STORE(" << f.expression << ", i, R);\n    STORE(p, i, RI);\n";
         break;
-    default: s << "    R[i] = " << f.expression << ";\n"; break;
+    default: s << "    STORE(" << f.expression << ", i, R);\n"; break;
     }
     s << "  }\n";
-    (void)is_double;
     return s.str();
 }
 
 std::string program_source(const std::vector<const Function*>& list, bool is_double) {
-    std::string source = is_double ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
-                                     "typedef double T;\n#define NANCODE(x) as_ulong(x)\n"
-                                   : "typedef float T;\n#define NANCODE(x) as_uint(x)\n";
+    const std::string type = is_double ? "double" : "float";
+    const std::string code = is_double ? "ulong" : "uint";
+    std::string source;
+    if (is_double)
+        source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    source += "typedef " + type + " T;\n";
+    if (g_vector_width == 1) {
+        source += "typedef T V;\ntypedef int VI;\n#define NANCODE(x) as_" + code +
+                  "(x)\n#define LOAD(i, p) (p)[i]\n#define STORE(v, i, p) ((p)[i] = (v))\n";
+    } else {
+        const std::string w = std::to_string(g_vector_width);
+        source += "typedef " + type + w + " V;\ntypedef int" + w + " VI;\n#define NANCODE(x) as_" +
+                  code + w + "(x)\n#define LOAD(i, p) vload" + w +
+                  "(i, p)\n#define STORE(v, i, p) vstore" + w + "((v), i, p)\n";
+    }
     for (const Function* f : list)
-        source += kernel_source(*f, is_double);
+        source += kernel_source(*f);
     return source;
 }
 
@@ -541,14 +559,26 @@ bool run_kernel(const Device& dev, cl_kernel kernel, const Inputs<T>& in, Result
         return clCreateBuffer(dev.context, flags | (data ? CL_MEM_COPY_HOST_PTR : 0), bytes,
                               const_cast<void*>(data), &status);
     };
+    // The vector kernels run count / width work-items: the inputs are padded
+    // with zeros to a multiple of the width (the padding is not checked).
+    const size_t width = g_vector_width;
+    const size_t padded = (count + width - 1) / width * width;
+    Inputs<T> copy;
+    const Inputs<T>* source = &in;
+    if (padded != count) {
+        copy = in;
+        for (size_t i = count; i < padded; ++i)
+            copy.push(T(0), T(0), T(0), 0);
+        source = &copy;
+    }
     cl_mem buffers[7] = {
-        make(CL_MEM_READ_ONLY, count * sizeof(T), in.a.data()),
-        make(CL_MEM_READ_ONLY, count * sizeof(T), in.b.data()),
-        make(CL_MEM_READ_ONLY, count * sizeof(T), in.c.data()),
-        make(CL_MEM_READ_ONLY, count * sizeof(int), in.n.data()),
-        make(CL_MEM_WRITE_ONLY, count * sizeof(T), nullptr),
-        make(CL_MEM_WRITE_ONLY, count * sizeof(T), nullptr),
-        make(CL_MEM_WRITE_ONLY, count * sizeof(int), nullptr),
+        make(CL_MEM_READ_ONLY, padded * sizeof(T), source->a.data()),
+        make(CL_MEM_READ_ONLY, padded * sizeof(T), source->b.data()),
+        make(CL_MEM_READ_ONLY, padded * sizeof(T), source->c.data()),
+        make(CL_MEM_READ_ONLY, padded * sizeof(int), source->n.data()),
+        make(CL_MEM_WRITE_ONLY, padded * sizeof(T), nullptr),
+        make(CL_MEM_WRITE_ONLY, padded * sizeof(T), nullptr),
+        make(CL_MEM_WRITE_ONLY, padded * sizeof(int), nullptr),
     };
     bool ok = true;
     for (cl_mem b : buffers)
@@ -556,7 +586,8 @@ bool run_kernel(const Device& dev, cl_kernel kernel, const Inputs<T>& in, Result
     for (cl_uint i = 0; ok && i < 7; ++i)
         ok = clSetKernelArg(kernel, i, sizeof(cl_mem), &buffers[i]) == CL_SUCCESS;
     if (ok) {
-        status = clEnqueueNDRangeKernel(dev.queue, kernel, 1, nullptr, &count, nullptr, 0, nullptr,
+        const size_t items = padded / width;
+        status = clEnqueueNDRangeKernel(dev.queue, kernel, 1, nullptr, &items, nullptr, 0, nullptr,
                                         nullptr);
         ok = status == CL_SUCCESS;
     }
@@ -909,7 +940,8 @@ std::map<std::pair<std::string, std::string>, std::string> read_known(const std:
 void usage(const char* program) {
     std::cout << "usage: " << program
               << " [--list] [--platform NAME|INDEX] [--device INDEX] [--quick | --long]\n"
-                 "       [--samples N] [--seed N] [--known-failures FILE] [FUNCTION...]\n"
+                 "       [--samples N] [--seed N] [--vector-width W] [--known-failures FILE]\n"
+                 "       [FUNCTION...]\n"
                  "  --list              print the sub-tests (one per function) and exit\n"
                  "  --platform P        the platform whose name or vendor contains P, or index P\n"
                  "                      (default: platform 0)\n"
@@ -918,6 +950,7 @@ void usage(const char* program) {
                  "  --long              all 2^32 floats for the one-argument float functions\n"
                  "  --samples N         N random inputs per function and type (default 2^18)\n"
                  "  --seed N            the seed of the random inputs\n"
+                 "  --vector-width W    call the vector forms (W = 2, 3, 4, 8, 16; default 1)\n"
                  "  --known-failures F  results over the limit listed in F (function | type |\n"
                  "                      reason) are reported but do not fail\n"
                  "  FUNCTION...         the sub-tests to run (default: all)\n"
@@ -958,7 +991,9 @@ int main(int argc, char** argv) {
             options.platform = argv[++i];
         } else if (arg == "--known-failures" && has_value) {
             options.known_failures = argv[++i];
-        } else if ((arg == "--device" || arg == "--samples" || arg == "--seed") && has_value) {
+        } else if ((arg == "--device" || arg == "--samples" || arg == "--seed" ||
+                    arg == "--vector-width") &&
+                   has_value) {
             const std::string value = argv[++i];
             char* end = nullptr;
             const unsigned long number = std::strtoul(value.c_str(), &end, 10);
@@ -970,6 +1005,8 @@ int main(int argc, char** argv) {
                 options.device_index = number;
             else if (arg == "--samples")
                 options.samples = number;
+            else if (arg == "--vector-width")
+                options.vector_width = number;
             else
                 options.seed = static_cast<unsigned>(number);
         } else if (arg == "--help" || arg == "-h") {
@@ -982,6 +1019,12 @@ int main(int argc, char** argv) {
             options.selected.push_back(arg);
         }
     }
+    if (options.vector_width != 1 && options.vector_width != 2 && options.vector_width != 3 &&
+        options.vector_width != 4 && options.vector_width != 8 && options.vector_width != 16) {
+        usage(argv[0]);
+        return exit_usage;
+    }
+    g_vector_width = options.vector_width;
     if (options.list) {
         for (const Function& f : functions())
             std::cout << f.name << "  " << f.expression << "\n";
@@ -1082,6 +1125,9 @@ int main(int argc, char** argv) {
               << (options.samples ? options.samples : (options.quick ? (1u << 14) : (1u << 18)))
               << " random per function and type"
               << (options.long_mode ? "; all 2^32 floats for the one-argument float functions" : "")
+              << (options.vector_width > 1
+                      ? "; vector forms of width " + std::to_string(options.vector_width)
+                      : std::string())
               << "\n";
 
     cl_int error = CL_SUCCESS;
