@@ -58,18 +58,23 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
                                                  const WorkFactory& make_work,
                                                  memory::DomainId domain, bool blocking) {
     // Lock every storage involved, in address order, for the whole plan.
+    // Sized once: a growing vector reallocates at every use of a copy.
     std::vector<MemObject*> roots;
+    roots.reserve(uses.size());
     for (const MemoryUse& use : uses)
         roots.push_back(&use.mem->root());
     std::sort(roots.begin(), roots.end());
     roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
     std::vector<std::unique_lock<std::mutex>> locks;
+    locks.reserve(roots.size());
     for (MemObject* root : roots)
         locks.emplace_back(root->storage_mutex());
 
     std::vector<std::byte*> addresses;
     std::vector<Ref<Event>> migration_dependencies;
     std::vector<Ref<MemObject>> keep_alive;
+    addresses.reserve(uses.size());
+    keep_alive.reserve(uses.size());
     bool multi_domain = false;
     for (const MemoryUse& use : uses) {
         MemObject& root = use.mem->root();
