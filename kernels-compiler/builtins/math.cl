@@ -169,8 +169,14 @@ VIA_DOUBLE_1(sinpi)
 VIA_DOUBLE_1(cospi)
 VIA_DOUBLE_1(tanpi)
 
+// rsqrt: a correctly rounded square root, then a correctly rounded division,
+// in the argument's own type (at most 1.5 ulp, checked over every float in
+// [1, 4), which covers every normal input as rsqrt(4x) = rsqrt(x) / 2; the
+// limit is 2 ulp), so that vectorized kernels keep their vector width.
+OVERLOAD float rsqrt(float x) { return 1.0f / sqrt(x); }
 OVERLOAD double rsqrt(double x) { return 1.0 / sqrt(x); }
-VIA_DOUBLE_1(rsqrt)
+VEC_1(float, rsqrt, float)
+VEC_1(double, rsqrt, double)
 
 // powr: pow for x >= 0 with the specification's special cases.
 OVERLOAD double powr(double x, double y) {
