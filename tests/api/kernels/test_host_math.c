@@ -10,16 +10,16 @@
 #include <stdio.h>
 
 static const char* source = "__kernel void k(__global float* out, __global double* dout) {\n"
-                                  "    int sign;\n"
-                                  "    out[0] = exp(1.0f);\n"
-                                  "    out[1] = hypot(3.0f, 4.0f);\n"
-                                  "    out[2] = cbrt(27.0f);\n"
-                                  "    out[3] = sin(0.5f);\n"
-                                  "    out[4] = lgamma_r(-0.5f, &sign) * (float)sign;\n"
-                                  "    out[5] = pow(2.0f, 10.0f);\n"
-                                  "    dout[0] = exp(1.0);\n"
-                                  "    dout[1] = tgamma(5.0);\n"
-                                  "}\n";
+                            "    int sign;\n"
+                            "    out[0] = exp(1.0f);\n"
+                            "    out[1] = hypot(3.0f, 4.0f);\n"
+                            "    out[2] = cbrt(27.0f);\n"
+                            "    out[3] = sin(0.5f);\n"
+                            "    out[4] = lgamma_r(-0.5f, &sign) * (float)sign;\n"
+                            "    out[5] = pow(2.0f, 10.0f);\n"
+                            "    dout[0] = exp(1.0);\n"
+                            "    dout[1] = tgamma(5.0);\n"
+                            "}\n";
 
 static int failures = 0;
 
