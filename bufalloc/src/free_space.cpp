@@ -11,7 +11,6 @@ namespace bufalloc {
 namespace {
 
 using detail::Block;
-using detail::fits;
 using detail::nil_block;
 using detail::padding;
 
@@ -53,74 +52,11 @@ AllocateResult FreeSpace::allocate(std::uint64_t size, std::uint64_t alignment) 
         pool_.reserve(1);
         index_.reserve_for_insert();
     }
-    BlockIndex index = find_fit(reserved, alignment);
+    BlockIndex index = detail::find_fit(pool_, free_lists_, min_alignment_, reserved, alignment);
     if (index == nil_block) {
         return {0, Status::out_of_space};
     }
     return {carve(index, reserved, alignment), Status::ok};
-}
-
-// As Region::find_fit: best fit among the first blocks of the request's class, else the O(1)
-// good fit, else the exhaustive scan.
-FreeSpace::BlockIndex FreeSpace::find_fit(std::uint64_t size,
-                                          std::uint64_t alignment) const noexcept {
-    std::uint64_t worst_padding = alignment - min_alignment_;
-    if (size > UINT64_MAX - worst_padding) {
-        return scan_fit(size, alignment);
-    }
-    std::uint64_t needed = size + worst_padding;
-    BlockIndex index = best_in_class(free_lists_.class_of(needed), size, alignment);
-    if (index != nil_block) {
-        return index;
-    }
-    detail::SizeClass size_class;
-    if (free_lists_.class_at_least(needed, size_class)) {
-        index = free_lists_.first_at_or_above(size_class, nullptr);
-        if (index != nil_block) {
-            return index;
-        }
-    }
-    return scan_fit(size, alignment);
-}
-
-FreeSpace::BlockIndex FreeSpace::best_in_class(detail::SizeClass size_class, std::uint64_t size,
-                                               std::uint64_t alignment) const noexcept {
-    constexpr int max_tries = 8;
-    BlockIndex best = nil_block;
-    std::uint64_t best_size = UINT64_MAX;
-    BlockIndex index = free_lists_.head(size_class);
-    for (int tries = 0; index != nil_block && tries < max_tries; ++tries) {
-        const Block& block = pool_[index];
-        if (fits(block, size, alignment) && block.size < best_size) {
-            best = index;
-            best_size = block.size;
-            if (block.size - padding(block.address, alignment) == size) {
-                break;
-            }
-        }
-        index = block.next_free;
-    }
-    return best;
-}
-
-FreeSpace::BlockIndex FreeSpace::scan_fit(std::uint64_t size,
-                                          std::uint64_t alignment) const noexcept {
-    detail::SizeClass from = free_lists_.class_of(size);
-    for (;;) {
-        detail::SizeClass found;
-        BlockIndex index = free_lists_.first_at_or_above(from, &found);
-        if (index == nil_block) {
-            return nil_block;
-        }
-        for (; index != nil_block; index = pool_[index].next_free) {
-            if (fits(pool_[index], size, alignment)) {
-                return index;
-            }
-        }
-        if (!detail::FreeLists::next_class(found, from)) {
-            return nil_block;
-        }
-    }
 }
 
 // Takes `size` bytes at the first multiple of `alignment` in free range `index`. The range keeps

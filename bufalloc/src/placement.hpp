@@ -1,7 +1,9 @@
-// Argument checks and alignment arithmetic shared by Region and FreeSpace.
+// Argument checks, alignment arithmetic and the placement policy shared by Region and
+// FreeSpace (both keep their free blocks in a BlockPool binned by FreeLists).
 #pragma once
 
 #include "bufalloc/detail/block_pool.hpp"
+#include "bufalloc/detail/free_lists.hpp"
 
 #include <cstdint>
 #include <stdexcept>
@@ -38,6 +40,77 @@ constexpr std::uint64_t padding(std::uint64_t address, std::uint64_t alignment) 
 inline bool fits(const Block& block, std::uint64_t size, std::uint64_t alignment) noexcept {
     std::uint64_t pad = padding(block.address, alignment);
     return pad <= block.size && block.size - pad >= size;
+}
+
+// The smallest block that fits among the first few of one size class; stops at an exact fit.
+inline BlockIndex best_in_class(const BlockPool& pool, const FreeLists& free_lists,
+                                SizeClass size_class, std::uint64_t size,
+                                std::uint64_t alignment) noexcept {
+    constexpr int max_tries = 8;
+    BlockIndex best = nil_block;
+    std::uint64_t best_size = UINT64_MAX;
+    BlockIndex index = free_lists.head(size_class);
+    for (int tries = 0; index != nil_block && tries < max_tries; ++tries) {
+        const Block& block = pool[index];
+        if (fits(block, size, alignment) && block.size < best_size) {
+            best = index;
+            best_size = block.size;
+            if (block.size - padding(block.address, alignment) == size) {
+                break;
+            }
+        }
+        index = block.next_free;
+    }
+    return best;
+}
+
+// Exhaustive search of every free block that may fit, smallest classes first: a placement
+// fails only when no free block can hold it. O(free blocks).
+inline BlockIndex scan_fit(const BlockPool& pool, const FreeLists& free_lists, std::uint64_t size,
+                           std::uint64_t alignment) noexcept {
+    SizeClass from = free_lists.class_of(size);
+    for (;;) {
+        SizeClass found;
+        BlockIndex index = free_lists.first_at_or_above(from, &found);
+        if (index == nil_block) {
+            return nil_block;
+        }
+        for (; index != nil_block; index = pool[index].next_free) {
+            if (fits(pool[index], size, alignment)) {
+                return index;
+            }
+        }
+        if (!FreeLists::next_class(found, from)) {
+            return nil_block;
+        }
+    }
+}
+
+// The placement policy: best fit among the first blocks of the request's own size class (they
+// may be larger or smaller than the request), else the O(1) good fit: any block of the first
+// non-empty class whose blocks all hold at least size plus the worst-case padding for blocks
+// aligned to min_alignment; else scan_fit().
+inline BlockIndex find_fit(const BlockPool& pool, const FreeLists& free_lists,
+                           std::uint64_t min_alignment, std::uint64_t size,
+                           std::uint64_t alignment) noexcept {
+    std::uint64_t worst_padding = alignment - min_alignment;
+    if (size > UINT64_MAX - worst_padding) {
+        return scan_fit(pool, free_lists, size, alignment);
+    }
+    std::uint64_t needed = size + worst_padding;
+    BlockIndex index =
+        best_in_class(pool, free_lists, free_lists.class_of(needed), size, alignment);
+    if (index != nil_block) {
+        return index;
+    }
+    SizeClass size_class;
+    if (free_lists.class_at_least(needed, size_class)) {
+        index = free_lists.first_at_or_above(size_class, nullptr);
+        if (index != nil_block) {
+            return index;
+        }
+    }
+    return scan_fit(pool, free_lists, size, alignment);
 }
 
 } // namespace bufalloc::detail

@@ -16,7 +16,6 @@ using detail::Block;
 using detail::nil_block;
 
 using detail::checked_base;
-using detail::fits;
 using detail::is_power_of_two;
 using detail::padding;
 
@@ -88,80 +87,15 @@ AllocateResult Region::allocate_uncached(std::uint64_t size, std::uint64_t align
         flush_bin(bin);
         bin.size = reserved;
     }
-    BlockIndex index = find_fit(reserved, alignment);
+    BlockIndex index = detail::find_fit(pool_, free_lists_, min_alignment_, reserved, alignment);
     if (index == nil_block && cached_bytes_ != 0) {
         flush_cache();
-        index = find_fit(reserved, alignment);
+        index = detail::find_fit(pool_, free_lists_, min_alignment_, reserved, alignment);
     }
     if (index == nil_block) {
         return {0, Status::out_of_space};
     }
     return {carve(index, reserved, alignment, size, repeated), Status::ok};
-}
-
-// Best fit among the first blocks of the request's own size class (they may be larger or smaller
-// than the request), else the O(1) good fit: any block of the first non-empty class whose blocks
-// all hold at least size plus the worst-case padding. Falls back to scan_fit().
-Region::BlockIndex Region::find_fit(std::uint64_t size, std::uint64_t alignment) const noexcept {
-    std::uint64_t worst_padding = alignment - min_alignment_;
-    if (size > UINT64_MAX - worst_padding) {
-        return scan_fit(size, alignment);
-    }
-    std::uint64_t needed = size + worst_padding;
-    BlockIndex index = best_in_class(free_lists_.class_of(needed), size, alignment);
-    if (index != nil_block) {
-        return index;
-    }
-    detail::SizeClass size_class;
-    if (free_lists_.class_at_least(needed, size_class)) {
-        index = free_lists_.first_at_or_above(size_class, nullptr);
-        if (index != nil_block) {
-            return index;
-        }
-    }
-    return scan_fit(size, alignment);
-}
-
-// The smallest block that fits among the first few of one size class; stops at an exact fit.
-Region::BlockIndex Region::best_in_class(detail::SizeClass size_class, std::uint64_t size,
-                                         std::uint64_t alignment) const noexcept {
-    constexpr int max_tries = 8;
-    BlockIndex best = nil_block;
-    std::uint64_t best_size = UINT64_MAX;
-    BlockIndex index = free_lists_.head(size_class);
-    for (int tries = 0; index != nil_block && tries < max_tries; ++tries) {
-        const Block& block = pool_[index];
-        if (fits(block, size, alignment) && block.size < best_size) {
-            best = index;
-            best_size = block.size;
-            if (block.size - padding(block.address, alignment) == size) {
-                break;
-            }
-        }
-        index = block.next_free;
-    }
-    return best;
-}
-
-// Exhaustive search of every free block that may fit, smallest classes first: an allocation
-// fails only when no free range can hold it. O(free ranges).
-Region::BlockIndex Region::scan_fit(std::uint64_t size, std::uint64_t alignment) const noexcept {
-    detail::SizeClass from = free_lists_.class_of(size);
-    for (;;) {
-        detail::SizeClass found;
-        BlockIndex index = free_lists_.first_at_or_above(from, &found);
-        if (index == nil_block) {
-            return nil_block;
-        }
-        for (; index != nil_block; index = pool_[index].next_free) {
-            if (fits(pool_[index], size, alignment)) {
-                return index;
-            }
-        }
-        if (!detail::FreeLists::next_class(found, from)) {
-            return nil_block;
-        }
-    }
 }
 
 // Turns part of free block `index` into an allocation: the padding before the aligned start

@@ -61,10 +61,6 @@ public:
 private:
     using BlockIndex = detail::BlockIndex;
 
-    [[nodiscard]] BlockIndex find_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
-    [[nodiscard]] BlockIndex best_in_class(detail::SizeClass size_class, std::uint64_t size,
-                                           std::uint64_t alignment) const noexcept;
-    [[nodiscard]] BlockIndex scan_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
     std::uint64_t carve(BlockIndex index, std::uint64_t size, std::uint64_t alignment) noexcept;
     void unlink(BlockIndex index) noexcept;
     void add_free(BlockIndex index) noexcept;

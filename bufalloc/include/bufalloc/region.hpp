@@ -146,10 +146,6 @@ private:
     [[gnu::noinline]] void release_allocation(std::uint64_t address, std::size_t map_slot,
                                               BlockIndex index, std::uint64_t size,
                                               std::uint64_t requested) noexcept;
-    [[nodiscard]] BlockIndex find_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
-    [[nodiscard]] BlockIndex best_in_class(detail::SizeClass size_class, std::uint64_t size,
-                                           std::uint64_t alignment) const noexcept;
-    [[nodiscard]] BlockIndex scan_fit(std::uint64_t size, std::uint64_t alignment) const noexcept;
     std::uint64_t carve(BlockIndex index, std::uint64_t size, std::uint64_t alignment,
                         std::uint64_t requested, bool mapped) noexcept;
     BlockIndex split_after(BlockIndex index, std::uint64_t head_size) noexcept;
