@@ -48,6 +48,10 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import expectations  # noqa: E402  (conformance/expectations.py)
+from expectations import fmt_seconds  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 OWN_LIST = os.path.join(HERE, 'usmcl.csv')
 
@@ -70,6 +74,7 @@ BAD = ('fail', 'crash', 'timeout')
 # listed as exactly that.
 RANK = {'pass': 0, 'skip': 1, 'missing': 1, 'fail': 2}
 HARD = ('crash', 'timeout')
+STATUS_ORDER = expectations.StatusOrder(RANK, HARD)
 
 
 def die(message):
@@ -388,49 +393,15 @@ def classify(test, returncode, timed_out, output):
 # Expectations
 
 
-class Expectation:
-    def __init__(self, name, status, reason, lineno):
-        self.name = name
-        self.status = status
-        self.reason = reason
-        self.lineno = lineno
-
-
 def load_expectations(path):
     """Lines `test name | status | reason`, or `test name@sub-test | ...`."""
-    exp = {}
-    errors = []
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith('#'):
-                continue
-            parts = [p.strip() for p in line.split(' | ')]
-            if len(parts) != 3 or not all(parts):
-                errors.append('%s:%d: expected "test name | status | reason"' % (path, lineno))
-                continue
-            name, status, reason = parts
-            if status not in RESULTS or status == 'pass':
-                errors.append('%s:%d: unknown status %r (one of %s)'
-                              % (path, lineno, status, ', '.join(RESULTS[1:])))
-                continue
-            if name in exp:
-                errors.append('%s:%d: %s is listed twice (first on line %d)'
-                              % (path, lineno, name, exp[name].lineno))
-                continue
-            exp[name] = Expectation(name, status, reason, lineno)
+    exp, errors = expectations.load_expectations(path, RESULTS[1:])
     if errors:
         die('bad expectations file:\n' + '\n'.join(errors))
     return exp
 
 
-def covers(expected, actual):
-    """Whether an expected status allows the actual one."""
-    if actual == 'pass':
-        return True
-    if actual in HARD or expected in HARD:
-        return actual == expected or actual not in HARD
-    return RANK[actual] <= RANK[expected]
+covers = STATUS_ORDER.covers
 
 
 def units_of(test):
@@ -492,13 +463,6 @@ def check_expectations(tests, exp, path):
 
 # --------------------------------------------------------------------------
 # Reports
-
-
-def fmt_seconds(seconds):
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return '%ds' % seconds
-    return '%dm%02ds' % (seconds // 60, seconds % 60)
 
 
 def summary_lines(tests, wall_seconds):

@@ -31,6 +31,9 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..'))
+import expectations  # noqa: E402  (conformance/expectations.py)
+from expectations import fmt_seconds  # noqa: E402
 DEFAULT_EXPECTATIONS = os.path.join(HERE, 'expectations.txt')
 SKIP_EXIT = 77
 
@@ -41,6 +44,7 @@ STATUSES = ['pass', 'fail', 'warn', 'skip', 'crash', 'timeout', 'incomplete', 'n
 ALWAYS_SHOWN = ['pass', 'fail', 'skip', 'crash', 'timeout']
 RANK = {'pass': 0, 'skip': 1, 'warn': 2, 'fail': 3}
 HARD = ('crash', 'timeout', 'incomplete', 'notrun')
+STATUS_ORDER = expectations.StatusOrder(RANK, HARD)
 # piglit's other statuses, folded into the ones above.
 FOLD = {'dmesg-warn': 'warn', 'dmesg-fail': 'fail'}
 
@@ -115,15 +119,6 @@ def list_tests(args):
         print('run_piglit: %s failed:\n%s' % (' '.join(cmd), proc.stderr.strip()))
         return None
     return [line for line in proc.stdout.splitlines() if line]
-
-
-def fmt_seconds(seconds):
-    if seconds is None:
-        return '-'
-    seconds = int(round(seconds))
-    if seconds < 60:
-        return '%ds' % seconds
-    return '%dm%02ds' % (seconds // 60, seconds % 60)
 
 
 def run_icd(icd, args, total):
@@ -228,50 +223,16 @@ def has_results(results_dir):
 # Expectations
 
 
-class Expectation:
-    def __init__(self, name, status, reason, lineno):
-        self.name = name
-        self.status = status
-        self.reason = reason
-        self.lineno = lineno
-
-
 def load_expectations(path):
     """Lines `test name | status | reason`; `#` starts a comment line."""
-    exp = {}
-    errors = []
-    with open(path) as f:
-        for lineno, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith('#'):
-                continue
-            parts = [p.strip() for p in line.split(' | ')]
-            if len(parts) != 3 or not all(parts):
-                errors.append('%s:%d: expected "test name | status | reason"' % (path, lineno))
-                continue
-            name, status, reason = parts
-            if status == 'pass' or (status not in RANK and status not in ('crash', 'timeout')):
-                errors.append('%s:%d: unknown status %r' % (path, lineno, status))
-                continue
-            if name in exp:
-                errors.append('%s:%d: %s is listed twice (first on line %d)'
-                              % (path, lineno, name, exp[name].lineno))
-                continue
-            exp[name] = Expectation(name, status, reason, lineno)
+    statuses = [s for s in RANK if s != 'pass'] + ['crash', 'timeout']
+    exp, errors = expectations.load_expectations(path, statuses)
     if errors:
         die('bad expectations file:\n' + '\n'.join(errors))
     return exp
 
 
-def covers(expected, actual):
-    """Whether an expected status allows the actual one."""
-    if actual == 'pass':
-        return True
-    if actual in HARD or expected in HARD:
-        # A crash or a hang must be listed as exactly that; a test expected
-        # to crash or hang may do anything else but hang or crash differently.
-        return actual == expected or actual not in HARD
-    return RANK[actual] <= RANK[expected]
+covers = STATUS_ORDER.covers
 
 
 def check_units(tests):
