@@ -5,6 +5,7 @@
 #pragma once
 
 #include "cl_handles.hpp"
+#include "event_polling.hpp"
 
 #include <algorithm>
 #include <array>
@@ -27,11 +28,18 @@ using namespace std::chrono_literals;
 using Bytes = std::vector<unsigned char>;
 
 using cl_test::EventPtr;
+using cl_test::eventually;
 using cl_test::hang_limit;
 using cl_test::make_queue;
 using cl_test::make_user_event;
 using cl_test::MemPtr;
 using cl_test::QueuePtr;
+using cl_test::Signal;
+using cl_test::wait_final;
+
+inline cl_int status_of(cl_event event) {
+    return cl_test::event_status(event);
+}
 
 // A context on the root device with one in-order queue.
 struct Fixture {
@@ -104,38 +112,6 @@ inline size_t base_address_alignment(cl_device_id device) {
     return bits / 8;
 }
 
-inline cl_int status_of(cl_event event) {
-    cl_int status = CL_INVALID_VALUE;
-    REQUIRE_OK(
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
-    return status;
-}
-
-// Polls until pred() holds; false when limit passes first.
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds limit = hang_limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!pred()) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(200us);
-    }
-    return true;
-}
-
-// The final status of event (CL_COMPLETE or negative), polled so that a hang
-// fails the test. CL_QUEUED if the event never finished.
-inline cl_int wait_final(cl_event event, std::chrono::milliseconds limit = hang_limit) {
-    cl_int status = CL_QUEUED;
-    const bool done = eventually(
-        [&] {
-            status = status_of(event);
-            return status <= CL_COMPLETE;
-        },
-        limit);
-    return done ? status : CL_QUEUED;
-}
-
 // clFinish with a limit: a marker's event is polled.
 inline void finish(cl_command_queue queue) {
     cl_event marker = nullptr;
@@ -144,31 +120,6 @@ inline void finish(cl_command_queue queue) {
     REQUIRE(wait_final(marker) == CL_COMPLETE);
     REQUIRE_OK(clFinish(queue));
 }
-
-// A counter that threads bump and a test waits on with a limit.
-class Signal {
-public:
-    void notify() {
-        {
-            std::lock_guard lock(mutex_);
-            ++count_;
-        }
-        changed_.notify_all();
-    }
-    bool wait_for(unsigned count, std::chrono::milliseconds limit = hang_limit) {
-        std::unique_lock lock(mutex_);
-        return changed_.wait_for(lock, limit, [&] { return count_ >= count; });
-    }
-    unsigned count() {
-        std::lock_guard lock(mutex_);
-        return count_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    unsigned count_ = 0;
-};
 
 // Random numbers seeded from Catch2's --rng-seed (0 unless given), so a
 // failing run can be repeated exactly.

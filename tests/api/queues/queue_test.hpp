@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cl_handles.hpp"
+#include "event_polling.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -23,10 +24,17 @@ using namespace std::chrono_literals;
 using cl_test::ContextPtr;
 
 using cl_test::EventPtr;
+using cl_test::eventually;
 using cl_test::hang_limit;
 using cl_test::make_queue;
 using cl_test::make_user_event;
 using cl_test::QueuePtr;
+using cl_test::Signal;
+using cl_test::wait_final;
+
+inline cl_int status_of(cl_event event) {
+    return cl_test::event_status(event);
+}
 
 inline ContextPtr make_context(cl_device_id device) {
     return cl_test::make_context({device});
@@ -57,13 +65,6 @@ T event_info(cl_event event, cl_event_info param) {
     return query<T>(clGetEventInfo, event, param);
 }
 
-inline cl_int status_of(cl_event event) {
-    cl_int status = CL_INVALID_VALUE;
-    REQUIRE_OK(
-        clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr));
-    return status;
-}
-
 inline cl_ulong profile(cl_event event, cl_profiling_info param) {
     cl_ulong value = 0;
     size_t size = 0;
@@ -71,56 +72,6 @@ inline cl_ulong profile(cl_event event, cl_profiling_info param) {
     REQUIRE(size == sizeof value);
     return value;
 }
-
-// Polls until pred() holds; false when limit passes first.
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds limit = hang_limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    while (!pred()) {
-        if (std::chrono::steady_clock::now() > deadline)
-            return false;
-        std::this_thread::sleep_for(200us);
-    }
-    return true;
-}
-
-// The final status of event (CL_COMPLETE or negative), polled so that a hang
-// fails the test. Returns CL_QUEUED if the event never finished.
-inline cl_int wait_final(cl_event event, std::chrono::milliseconds limit = hang_limit) {
-    cl_int status = CL_QUEUED;
-    const bool done = eventually(
-        [&] {
-            status = status_of(event);
-            return status <= CL_COMPLETE;
-        },
-        limit);
-    return done ? status : CL_QUEUED;
-}
-
-// A counter that threads bump and a test waits on with a limit.
-class Signal {
-public:
-    void notify() {
-        {
-            std::lock_guard lock(mutex_);
-            ++count_;
-        }
-        changed_.notify_all();
-    }
-    bool wait_for(unsigned count, std::chrono::milliseconds limit = hang_limit) {
-        std::unique_lock lock(mutex_);
-        return changed_.wait_for(lock, limit, [&] { return count_ >= count; });
-    }
-    unsigned count() {
-        std::lock_guard lock(mutex_);
-        return count_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    unsigned count_ = 0;
-};
 
 // A native kernel that runs a test's lambda: args holds a pointer to the
 // Task, which the test keeps alive until the command has finished.
