@@ -162,6 +162,39 @@ struct FakeObject {
     }
 };
 
+// A clGet*Info query with its object and parameter bound:
+// answer(param_value_size, param_value, param_value_size_ret) -> cl_int.
+
+// A scalar answer; its size must be exactly sizeof(T).
+template <class T, class Answer>
+T scalar_answer(Answer answer) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    size_t size = 0;
+    REQUIRE_OK(answer(0, nullptr, &size));
+    REQUIRE(size == sizeof(T));
+    T value{};
+    size = 0;
+    REQUIRE_OK(answer(sizeof value, &value, &size));
+    REQUIRE(size == sizeof(T));
+    return value;
+}
+
+// A string answer; its size must count the terminating NUL exactly.
+template <class Answer>
+std::string string_answer(Answer answer) {
+    size_t size = 0;
+    REQUIRE_OK(answer(0, nullptr, &size));
+    REQUIRE(size >= 1);
+    std::vector<char> text(size + 8, 'x');
+    size_t written = 0;
+    REQUIRE_OK(answer(size, text.data(), &written));
+    REQUIRE(written == size);
+    REQUIRE(text[size - 1] == '\0');
+    REQUIRE(std::strlen(text.data()) == size - 1);
+    REQUIRE(text[size] == 'x'); // nothing written past the answer
+    return std::string(text.data());
+}
+
 // The size clGet*Info reports for a query.
 template <class Handle, class Param>
 size_t info_size(cl_int(CL_API_CALL* query)(Handle, Param, size_t, void*, size_t*), Handle handle,
@@ -171,18 +204,14 @@ size_t info_size(cl_int(CL_API_CALL* query)(Handle, Param, size_t, void*, size_t
     return size;
 }
 
-// A scalar answer; its size must be exactly sizeof(T).
+// A scalar answer of query(handle, param); its size must be exactly sizeof(T).
 template <class T, class Handle, class Param>
 T info(cl_int(CL_API_CALL* query)(Handle, Param, size_t, void*, size_t*), Handle handle,
        std::type_identity_t<Param> param) {
-    static_assert(std::is_trivially_copyable_v<T>);
     INFO("param 0x" << std::hex << param);
-    REQUIRE(info_size(query, handle, param) == sizeof(T));
-    T value{};
-    size_t size = 0;
-    REQUIRE_OK(query(handle, param, sizeof value, &value, &size));
-    REQUIRE(size == sizeof(T));
-    return value;
+    return scalar_answer<T>([&](size_t size, void* value, size_t* size_ret) {
+        return query(handle, param, size, value, size_ret);
+    });
 }
 
 // An array answer; its size must be a multiple of sizeof(T).
@@ -199,21 +228,14 @@ std::vector<T> info_array(cl_int(CL_API_CALL* query)(Handle, Param, size_t, void
     return values;
 }
 
-// A string answer; its size must count the terminating NUL exactly.
+// A string answer of query(handle, param).
 template <class Handle, class Param>
 std::string info_string(cl_int(CL_API_CALL* query)(Handle, Param, size_t, void*, size_t*),
                         Handle handle, std::type_identity_t<Param> param) {
     INFO("param 0x" << std::hex << param);
-    const size_t size = info_size(query, handle, param);
-    REQUIRE(size >= 1);
-    std::vector<char> text(size + 8, 'x');
-    size_t written = 0;
-    REQUIRE_OK(query(handle, param, size, text.data(), &written));
-    REQUIRE(written == size);
-    REQUIRE(text[size - 1] == '\0');
-    REQUIRE(std::strlen(text.data()) == size - 1);
-    REQUIRE(text[size] == 'x'); // nothing written past the answer
-    return std::string(text.data());
+    return string_answer([&](size_t size, void* value, size_t* size_ret) {
+        return query(handle, param, size, value, size_ret);
+    });
 }
 
 template <class T>

@@ -41,30 +41,18 @@ using cl_test::wait_bounded;
 inline std::string build_info_string(cl_program program, cl_device_id device,
                                      cl_program_build_info param) {
     INFO("build info 0x" << std::hex << param);
-    size_t size = 0;
-    REQUIRE_OK(clGetProgramBuildInfo(program, device, param, 0, nullptr, &size));
-    REQUIRE(size >= 1);
-    std::vector<char> text(size + 8, 'x');
-    size_t written = 0;
-    REQUIRE_OK(clGetProgramBuildInfo(program, device, param, size, text.data(), &written));
-    REQUIRE(written == size);
-    REQUIRE(text[size - 1] == '\0');
-    REQUIRE(std::strlen(text.data()) == size - 1);
-    REQUIRE(text[size] == 'x');
-    return std::string(text.data());
+    return cl_test::string_answer([&](size_t size, void* value, size_t* size_ret) {
+        return clGetProgramBuildInfo(program, device, param, size, value, size_ret);
+    });
 }
 
 // A scalar answer of clGetProgramBuildInfo; its size must be sizeof(T).
 template <class T>
 T build_info(cl_program program, cl_device_id device, cl_program_build_info param) {
     INFO("build info 0x" << std::hex << param);
-    size_t size = 0;
-    REQUIRE_OK(clGetProgramBuildInfo(program, device, param, 0, nullptr, &size));
-    REQUIRE(size == sizeof(T));
-    T value{};
-    REQUIRE_OK(clGetProgramBuildInfo(program, device, param, sizeof value, &value, &size));
-    REQUIRE(size == sizeof(T));
-    return value;
+    return cl_test::scalar_answer<T>([&](size_t size, void* value, size_t* size_ret) {
+        return clGetProgramBuildInfo(program, device, param, size, value, size_ret);
+    });
 }
 
 inline std::string build_log(cl_program program, cl_device_id device) {
@@ -115,42 +103,26 @@ inline std::string kernel_info_string(cl_kernel kernel, cl_kernel_info param) {
 template <class T>
 T work_group_info(cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param) {
     INFO("work-group info 0x" << std::hex << param);
-    size_t size = 0;
-    REQUIRE_OK(clGetKernelWorkGroupInfo(kernel, device, param, 0, nullptr, &size));
-    REQUIRE(size == sizeof(T));
-    T value{};
-    REQUIRE_OK(clGetKernelWorkGroupInfo(kernel, device, param, sizeof value, &value, &size));
-    REQUIRE(size == sizeof(T));
-    return value;
+    return cl_test::scalar_answer<T>([&](size_t size, void* value, size_t* size_ret) {
+        return clGetKernelWorkGroupInfo(kernel, device, param, size, value, size_ret);
+    });
 }
 
 // A scalar answer of clGetKernelArgInfo; its size must be sizeof(T).
 template <class T>
 T arg_info(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param) {
     INFO("arg " << index << " info 0x" << std::hex << param);
-    size_t size = 0;
-    REQUIRE_OK(clGetKernelArgInfo(kernel, index, param, 0, nullptr, &size));
-    REQUIRE(size == sizeof(T));
-    T value{};
-    REQUIRE_OK(clGetKernelArgInfo(kernel, index, param, sizeof value, &value, &size));
-    REQUIRE(size == sizeof(T));
-    return value;
+    return cl_test::scalar_answer<T>([&](size_t size, void* value, size_t* size_ret) {
+        return clGetKernelArgInfo(kernel, index, param, size, value, size_ret);
+    });
 }
 
 // A string answer of clGetKernelArgInfo; its size counts the NUL exactly.
 inline std::string arg_info_string(cl_kernel kernel, cl_uint index, cl_kernel_arg_info param) {
     INFO("arg " << index << " info 0x" << std::hex << param);
-    size_t size = 0;
-    REQUIRE_OK(clGetKernelArgInfo(kernel, index, param, 0, nullptr, &size));
-    REQUIRE(size >= 1);
-    std::vector<char> text(size + 8, 'x');
-    size_t written = 0;
-    REQUIRE_OK(clGetKernelArgInfo(kernel, index, param, size, text.data(), &written));
-    REQUIRE(written == size);
-    REQUIRE(text[size - 1] == '\0');
-    REQUIRE(std::strlen(text.data()) == size - 1);
-    REQUIRE(text[size] == 'x');
-    return std::string(text.data());
+    return cl_test::string_answer([&](size_t size, void* value, size_t* size_ret) {
+        return clGetKernelArgInfo(kernel, index, param, size, value, size_ret);
+    });
 }
 
 // A buffer of count elements of T, filled from data when given.
