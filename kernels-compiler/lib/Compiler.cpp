@@ -40,6 +40,58 @@ void makeExecutable(std::unique_ptr<llvm::Module> M,
       std::move(Kernels), false, GlobalSize);
 }
 
+// Every entry point with one front end: parses the options for Use, runs
+// MakeModule(Context, Parsed, Log) in a fresh context whose diagnostics go
+// into the log, then wraps the module as an object (compile) or makes an
+// executable of it (build).
+template <class FrontEnd>
+BuildResult fromFrontEnd(std::string_view Options, OptionsUse Use,
+                         const DeviceTarget &Target, FrontEnd &&MakeModule) {
+  BuildOptions Parsed;
+  std::string Error;
+  if (!parseBuildOptions(Options, Use, Target, Parsed, Error))
+    return invalidOptions(std::move(Error));
+  BuildResult Result;
+  llvm::LLVMContext Context;
+  captureDiagnostics(Context, Result.Log);
+  std::unique_ptr<llvm::Module> M = MakeModule(Context, Parsed, Result.Log);
+  if (!M)
+    return Result;
+  if (Use == OptionsUse::Compile)
+    Result.Output = std::make_unique<ModuleImpl>(
+        ModuleKind::Object, std::string(Options), writeBitcode(*M),
+        std::vector<KernelInfo>{}, false);
+  else
+    makeExecutable(std::move(M), Parsed, Options, Result);
+  return Result;
+}
+
+// What Clang gives the kernels of OpenCL C, for kernels from SPIR-V: the
+// math and denormal options, and the work-group rule (non-uniform
+// work-groups unless -cl-uniform-work-group-size).
+void applySpirvOptions(llvm::Module &M, const BuildOptions &Parsed) {
+  applyMathOptions(M, Parsed);
+  for (llvm::Function &F : M)
+    if (!F.isDeclaration() &&
+        F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
+      F.addFnAttr("uniform-work-group-size",
+                  Parsed.UniformWorkGroupSize ? "true" : "false");
+}
+
+// The SPIR-V front end: the translated module with the options applied.
+auto spirvFrontEnd(std::string_view Spirv,
+                   std::span<const SpecConstantValue> SpecValues,
+                   const std::string &Translator) {
+  return [=, &Translator](llvm::LLVMContext &Context,
+                          const BuildOptions &Parsed, std::string &Log) {
+    std::unique_ptr<llvm::Module> M =
+        translateSpirv(Context, Spirv, SpecValues, Translator, Log);
+    if (M)
+      applySpirvOptions(*M, Parsed);
+    return M;
+  };
+}
+
 } // namespace
 
 Compiler::Compiler(DeviceTarget Target) : Target(std::move(Target)) {}
@@ -60,21 +112,12 @@ bool Compiler::checkLinkOptions(std::string_view Options,
 
 BuildResult Compiler::compile(std::string_view Source, std::string_view Options,
                               std::span<const Header> Headers) const {
-  BuildOptions Parsed;
-  std::string Error;
-  if (!parseBuildOptions(Options, OptionsUse::Compile, Target, Parsed, Error))
-    return invalidOptions(std::move(Error));
-  BuildResult Result;
-  llvm::LLVMContext Context;
-  captureDiagnostics(Context, Result.Log);
-  std::unique_ptr<llvm::Module> M =
-      compileOpenCLC(Context, Source, Headers, Parsed, Target, Result.Log);
-  if (!M)
-    return Result;
-  Result.Output = std::make_unique<ModuleImpl>(
-      ModuleKind::Object, std::string(Options), writeBitcode(*M),
-      std::vector<KernelInfo>{}, false);
-  return Result;
+  return fromFrontEnd(Options, OptionsUse::Compile, Target,
+                      [&](llvm::LLVMContext &Context,
+                          const BuildOptions &Parsed, std::string &Log) {
+                        return compileOpenCLC(Context, Source, Headers, Parsed,
+                                              Target, Log);
+                      });
 }
 
 BuildResult Compiler::link(std::span<const Module *const> Inputs,
@@ -111,77 +154,28 @@ BuildResult Compiler::link(std::span<const Module *const> Inputs,
 
 BuildResult Compiler::build(std::string_view Source,
                             std::string_view Options) const {
-  BuildOptions Parsed;
-  std::string Error;
-  if (!parseBuildOptions(Options, OptionsUse::Build, Target, Parsed, Error))
-    return invalidOptions(std::move(Error));
-  BuildResult Result;
-  llvm::LLVMContext Context;
-  captureDiagnostics(Context, Result.Log);
-  std::unique_ptr<llvm::Module> M =
-      compileOpenCLC(Context, Source, {}, Parsed, Target, Result.Log);
-  if (!M)
-    return Result;
-  makeExecutable(std::move(M), Parsed, Options, Result);
-  return Result;
+  return fromFrontEnd(Options, OptionsUse::Build, Target,
+                      [&](llvm::LLVMContext &Context,
+                          const BuildOptions &Parsed, std::string &Log) {
+                        return compileOpenCLC(Context, Source, {}, Parsed,
+                                              Target, Log);
+                      });
 }
-
-namespace {
-
-// What Clang gives the kernels of OpenCL C, for kernels from SPIR-V: the
-// math and denormal options, and the work-group rule (non-uniform
-// work-groups unless -cl-uniform-work-group-size).
-void applySpirvOptions(llvm::Module &M, const BuildOptions &Parsed) {
-  applyMathOptions(M, Parsed);
-  for (llvm::Function &F : M)
-    if (!F.isDeclaration() &&
-        F.getCallingConv() == llvm::CallingConv::SPIR_KERNEL)
-      F.addFnAttr("uniform-work-group-size",
-                  Parsed.UniformWorkGroupSize ? "true" : "false");
-}
-
-} // namespace
 
 BuildResult compileSpirv(std::string_view Spirv,
                          std::span<const SpecConstantValue> SpecValues,
                          std::string_view Options, const DeviceTarget &Target,
                          const std::string &Translator) {
-  BuildOptions Parsed;
-  std::string Error;
-  if (!parseBuildOptions(Options, OptionsUse::Compile, Target, Parsed, Error))
-    return invalidOptions(std::move(Error));
-  BuildResult Result;
-  llvm::LLVMContext Context;
-  captureDiagnostics(Context, Result.Log);
-  std::unique_ptr<llvm::Module> M =
-      translateSpirv(Context, Spirv, SpecValues, Translator, Result.Log);
-  if (!M)
-    return Result;
-  applySpirvOptions(*M, Parsed);
-  Result.Output = std::make_unique<ModuleImpl>(
-      ModuleKind::Object, std::string(Options), writeBitcode(*M),
-      std::vector<KernelInfo>{}, false);
-  return Result;
+  return fromFrontEnd(Options, OptionsUse::Compile, Target,
+                      spirvFrontEnd(Spirv, SpecValues, Translator));
 }
 
 BuildResult buildSpirv(std::string_view Spirv,
                        std::span<const SpecConstantValue> SpecValues,
                        std::string_view Options, const DeviceTarget &Target,
                        const std::string &Translator) {
-  BuildOptions Parsed;
-  std::string Error;
-  if (!parseBuildOptions(Options, OptionsUse::Build, Target, Parsed, Error))
-    return invalidOptions(std::move(Error));
-  BuildResult Result;
-  llvm::LLVMContext Context;
-  captureDiagnostics(Context, Result.Log);
-  std::unique_ptr<llvm::Module> M =
-      translateSpirv(Context, Spirv, SpecValues, Translator, Result.Log);
-  if (!M)
-    return Result;
-  applySpirvOptions(*M, Parsed);
-  makeExecutable(std::move(M), Parsed, Options, Result);
-  return Result;
+  return fromFrontEnd(Options, OptionsUse::Build, Target,
+                      spirvFrontEnd(Spirv, SpecValues, Translator));
 }
 
 } // namespace kc
