@@ -216,8 +216,9 @@ kc::BuildResult Program::translate_il(const std::string& options, bool executabl
             values.push_back({id, bits});
     }
     static const kc::DeviceTarget target = device_target();
-    return executable ? kc::buildSpirv(il_, values, options, target, spirv_translator())
-                      : kc::compileSpirv(il_, values, options, target, spirv_translator());
+    return executable
+               ? kc::buildSpirv(il_, values, options, target, spirv_translator(), code_cache())
+               : kc::compileSpirv(il_, values, options, target, spirv_translator(), code_cache());
 }
 
 void Program::mark_in_progress(const std::vector<Device*>& devices) {

@@ -81,15 +81,16 @@ void applySpirvOptions(llvm::Module &M, const BuildOptions &Parsed) {
 // The SPIR-V front end: the translated module with the options applied.
 auto spirvFrontEnd(std::string_view Spirv,
                    std::span<const SpecConstantValue> SpecValues,
-                   const std::string &Translator) {
-  return [=, &Translator](llvm::LLVMContext &Context,
-                          const BuildOptions &Parsed, std::string &Log) {
-    std::unique_ptr<llvm::Module> M =
-        translateSpirv(Context, Spirv, SpecValues, Translator, Log);
-    if (M)
-      applySpirvOptions(*M, Parsed);
-    return M;
-  };
+                   const std::string &Translator, const CodeCache &Cache) {
+  return
+      [=, &Translator, &Cache](llvm::LLVMContext &Context,
+                               const BuildOptions &Parsed, std::string &Log) {
+        std::unique_ptr<llvm::Module> M =
+            translateSpirv(Context, Spirv, SpecValues, Translator, Cache, Log);
+        if (M)
+          applySpirvOptions(*M, Parsed);
+        return M;
+      };
 }
 
 } // namespace
@@ -165,17 +166,18 @@ BuildResult Compiler::build(std::string_view Source,
 BuildResult compileSpirv(std::string_view Spirv,
                          std::span<const SpecConstantValue> SpecValues,
                          std::string_view Options, const DeviceTarget &Target,
-                         const std::string &Translator) {
+                         const std::string &Translator,
+                         const CodeCache &Cache) {
   return fromFrontEnd(Options, OptionsUse::Compile, Target,
-                      spirvFrontEnd(Spirv, SpecValues, Translator));
+                      spirvFrontEnd(Spirv, SpecValues, Translator, Cache));
 }
 
 BuildResult buildSpirv(std::string_view Spirv,
                        std::span<const SpecConstantValue> SpecValues,
                        std::string_view Options, const DeviceTarget &Target,
-                       const std::string &Translator) {
+                       const std::string &Translator, const CodeCache &Cache) {
   return fromFrontEnd(Options, OptionsUse::Build, Target,
-                      spirvFrontEnd(Spirv, SpecValues, Translator));
+                      spirvFrontEnd(Spirv, SpecValues, Translator, Cache));
 }
 
 } // namespace kc

@@ -63,17 +63,18 @@ bool isExecutableFile(const std::string &Path);
 // specialization constant values. Options are compile options: the
 // floating-point and optimization options apply; -D, -I and -cl-std have
 // nothing to act on. Translator is the llvm-spirv to run. The translator's
-// diagnostics end up in the result's log.
+// diagnostics end up in the result's log. Its output is kept in Cache (when
+// enabled), so the same specialized module is translated once.
 BuildResult compileSpirv(std::string_view Spirv,
                          std::span<const SpecConstantValue> SpecValues,
                          std::string_view Options, const DeviceTarget &Target,
-                         const std::string &Translator);
+                         const std::string &Translator, const CodeCache &Cache);
 
 // SPIR-V to an Executable module (clBuildProgram): compileSpirv and a link
 // of that one object, with build options.
 BuildResult buildSpirv(std::string_view Spirv,
                        std::span<const SpecConstantValue> SpecValues,
                        std::string_view Options, const DeviceTarget &Target,
-                       const std::string &Translator);
+                       const std::string &Translator, const CodeCache &Cache);
 
 } // namespace kc

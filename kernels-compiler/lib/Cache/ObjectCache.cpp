@@ -36,14 +36,8 @@ std::string buildIdentity() {
     std::string Result = "kc-" + std::to_string(CacheFormatVersion);
     Dl_info Info{};
     if (dladdr(reinterpret_cast<void *>(&buildIdentity), &Info) &&
-        Info.dli_fname) {
-      struct stat St {};
-      Result += std::string(";") + Info.dli_fname;
-      if (stat(Info.dli_fname, &St) == 0)
-        Result += ";" + std::to_string(St.st_size) + ";" +
-                  std::to_string(St.st_mtime) + "." +
-                  std::to_string(St.st_mtim.tv_nsec);
-    }
+        Info.dli_fname)
+      Result += ";" + fileIdentity(Info.dli_fname);
     return Result;
   }();
   return Identity;
@@ -75,30 +69,23 @@ const std::array<uint8_t, 32> &builtinLibraryDigest() {
   return Digest;
 }
 
-std::string cachePath(const CodeCache &Cache, const std::string &Key) {
+std::string cachePath(const CodeCache &Cache, const std::string &Key,
+                      llvm::StringRef Extension) {
   llvm::SmallString<256> Path(Cache.Directory);
-  llvm::sys::path::append(Path, Key + ".kco");
+  llvm::sys::path::append(Path, Key + Extension);
   return std::string(Path);
 }
 
 } // namespace
 
-std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host) {
+std::string digestKey(llvm::ArrayRef<llvm::StringRef> Parts) {
   llvm::BLAKE3 Hasher;
-  auto Add = [&](llvm::StringRef Part) {
+  for (llvm::StringRef Part : Parts) {
     std::string Size;
     appendInteger(Size, Part.size(), 8);
     Hasher.update(Size);
     Hasher.update(Part);
-  };
-  Add(Executable.bitcode());
-  Add(Executable.options());
-  Add(buildIdentity());
-  Add(LLVM_VERSION_STRING);
-  Add(Host.Triple);
-  Add(Host.CPU);
-  Add(Host.Features);
-  Add(llvm::toStringRef(llvm::ArrayRef<uint8_t>(builtinLibraryDigest())));
+  }
   auto Digest = Hasher.final();
   std::string Hex;
   for (uint8_t Byte : Digest) {
@@ -109,13 +96,29 @@ std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host) {
   return Hex;
 }
 
-std::unique_ptr<llvm::MemoryBuffer> readCachedObject(const CodeCache &Cache,
-                                                     const std::string &Key) {
+std::string fileIdentity(const std::string &Path) {
+  struct stat St {};
+  if (stat(Path.c_str(), &St) != 0)
+    return {};
+  return Path + ";" + std::to_string(St.st_size) + ";" +
+         std::to_string(St.st_mtime) + "." + std::to_string(St.st_mtim.tv_nsec);
+}
+
+std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host) {
+  return digestKey(
+      {Executable.bitcode(), Executable.options(), buildIdentity(),
+       LLVM_VERSION_STRING, Host.Triple, Host.CPU, Host.Features,
+       llvm::toStringRef(llvm::ArrayRef<uint8_t>(builtinLibraryDigest()))});
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+readCachedObject(const CodeCache &Cache, const std::string &Key,
+                 llvm::StringRef Extension) {
   if (!Cache.Enabled || Cache.Directory.empty())
     return nullptr;
-  auto File =
-      llvm::MemoryBuffer::getFile(cachePath(Cache, Key), /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
+  auto File = llvm::MemoryBuffer::getFile(cachePath(Cache, Key, Extension),
+                                          /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
   if (!File)
     return nullptr;
   llvm::StringRef Bytes = (*File)->getBuffer();
@@ -135,7 +138,7 @@ std::unique_ptr<llvm::MemoryBuffer> readCachedObject(const CodeCache &Cache,
 }
 
 void writeCachedObject(const CodeCache &Cache, const std::string &Key,
-                       const llvm::MemoryBuffer &Object) {
+                       llvm::StringRef Bytes, llvm::StringRef Extension) {
   if (!Cache.Enabled || Cache.Directory.empty() || Key.size() != KeyHexSize)
     return;
   if (llvm::sys::fs::create_directories(Cache.Directory))
@@ -143,8 +146,8 @@ void writeCachedObject(const CodeCache &Cache, const std::string &Key,
   std::string Contents(Magic, sizeof(Magic));
   appendInteger(Contents, CacheFormatVersion, 4);
   Contents += Key;
-  appendInteger(Contents, Object.getBufferSize(), 8);
-  Contents += Object.getBuffer();
+  appendInteger(Contents, Bytes.size(), 8);
+  Contents += Bytes;
   appendInteger(Contents, checksum(Contents), 4);
 
   llvm::SmallString<256> Model(Cache.Directory);
@@ -161,8 +164,14 @@ void writeCachedObject(const CodeCache &Cache, const std::string &Key,
     Written = !OS.has_error();
     OS.clear_error();
   }
-  if (!Written || llvm::sys::fs::rename(TempPath, cachePath(Cache, Key)))
+  if (!Written ||
+      llvm::sys::fs::rename(TempPath, cachePath(Cache, Key, Extension)))
     llvm::sys::fs::remove(TempPath);
+}
+
+void writeCachedObject(const CodeCache &Cache, const std::string &Key,
+                       const llvm::MemoryBuffer &Object) {
+  writeCachedObject(Cache, Key, Object.getBuffer(), ObjectExtension);
 }
 
 } // namespace kc

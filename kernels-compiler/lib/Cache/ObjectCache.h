@@ -1,8 +1,9 @@
 //===- Cache/ObjectCache.h - Object code on disk between processes -*- C++
 //-*-===//
 //
-// One file per key, <Directory>/<key>.kco: a header (magic, format version,
-// the key), the object bytes and a CRC-32. Files are written to a unique
+// One file per key, <Directory>/<key><extension> (.kco for object code, .kcs
+// for SPIR-V translations): a header (magic, format version, the key), the
+// bytes and a CRC-32. Files are written to a unique
 // temporary name in the same directory and renamed into place, so readers
 // in other processes see a whole file or none. A file that does not check
 // out (wrong magic, key, size or checksum) is ignored and replaced.
@@ -11,6 +12,9 @@
 #pragma once
 
 #include "kc/Compiler.h"
+
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <memory>
 #include <string>
@@ -24,15 +28,30 @@ namespace kc {
 struct HostTarget;
 class ModuleImpl;
 
+inline constexpr llvm::StringLiteral ObjectExtension = ".kco";
+inline constexpr llvm::StringLiteral TranslationExtension = ".kcs";
+
+// The 64-digit hex BLAKE3 digest of Parts (each with its length, so that
+// part boundaries count); the cache's key format.
+std::string digestKey(llvm::ArrayRef<llvm::StringRef> Parts);
+
+// Identifies a file by path, size and modification time (any rebuild or
+// reinstall changes them); "" when it cannot be read.
+std::string fileIdentity(const std::string &Path);
+
 // Hex digest of everything that changes the code: the bitcode, the options,
 // this library's build, the LLVM version, the host CPU and its features.
 std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host);
 
-// The cached object for Key, or nullptr.
-std::unique_ptr<llvm::MemoryBuffer> readCachedObject(const CodeCache &Cache,
-                                                     const std::string &Key);
+// The cached bytes for Key, or nullptr.
+std::unique_ptr<llvm::MemoryBuffer>
+readCachedObject(const CodeCache &Cache, const std::string &Key,
+                 llvm::StringRef Extension = ObjectExtension);
 
 // Best effort: a failure to write leaves the cache as it was.
+void writeCachedObject(const CodeCache &Cache, const std::string &Key,
+                       llvm::StringRef Bytes,
+                       llvm::StringRef Extension = ObjectExtension);
 void writeCachedObject(const CodeCache &Cache, const std::string &Key,
                        const llvm::MemoryBuffer &Object);
 

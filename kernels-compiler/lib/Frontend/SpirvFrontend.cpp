@@ -17,6 +17,7 @@
 #include "Frontend/SpirvFrontend.h"
 
 #include "Builtins/ShardedLibrary.h"
+#include "Cache/ObjectCache.h"
 #include "Frontend/SpirvBinary.h"
 #include "Frontend/SpirvTranslator.h"
 #include "Support/LLVMSetup.h"
@@ -281,10 +282,72 @@ std::string libraryNameForSpirvBuiltin(std::string_view Name) {
   return {};
 }
 
+namespace {
+
+// A cached translation: the 8-byte little-endian size of the translator's
+// messages, the messages, then the bitcode.
+constexpr llvm::StringLiteral TranslationFormat = "spirv-translation-1";
+
+bool readTranslation(llvm::StringRef Entry, std::string &Bitcode,
+                     std::string &Log) {
+  if (Entry.size() < 8)
+    return false;
+  uint64_t LogSize = 0;
+  for (int I = 0; I < 8; ++I)
+    LogSize |= uint64_t(static_cast<unsigned char>(Entry[I])) << (8 * I);
+  if (LogSize > Entry.size() - 8)
+    return false;
+  Log += Entry.substr(8, LogSize).str();
+  Bitcode = Entry.substr(8 + LogSize).str();
+  return true;
+}
+
+std::string translationEntry(llvm::StringRef Bitcode, llvm::StringRef Log) {
+  std::string Entry;
+  for (int I = 0; I < 8; ++I)
+    Entry.push_back(
+        static_cast<char>((uint64_t(Log.size()) >> (8 * I)) & 0xff));
+  Entry += Log;
+  Entry += Bitcode;
+  return Entry;
+}
+
+// The translator's bitcode for Words: from Cache when the same translator
+// (same file, size and modification time) translated the same words before,
+// else from a run of it, then kept. False with the reason in Log.
+bool translateThroughCache(const std::string &Translator,
+                           std::span<const uint32_t> Words,
+                           const CodeCache &Cache, std::string &Bitcode,
+                           std::string &Log) {
+  std::string Key;
+  if (Cache.Enabled && !Cache.Directory.empty()) {
+    std::string Identity = fileIdentity(resolveExecutable(Translator));
+    if (!Identity.empty())
+      Key = digestKey(
+          {TranslationFormat, Identity,
+           llvm::StringRef(reinterpret_cast<const char *>(Words.data()),
+                           Words.size_bytes())});
+  }
+  if (!Key.empty())
+    if (auto Hit = readCachedObject(Cache, Key, TranslationExtension))
+      if (readTranslation(Hit->getBuffer(), Bitcode, Log))
+        return true;
+  std::string Messages;
+  bool Translated = runSpirvTranslator(Translator, Words, Bitcode, Messages);
+  Log += Messages;
+  if (Translated && !Key.empty())
+    writeCachedObject(Cache, Key, translationEntry(Bitcode, Messages),
+                      TranslationExtension);
+  return Translated;
+}
+
+} // namespace
+
 std::unique_ptr<llvm::Module>
 translateSpirv(llvm::LLVMContext &Context, std::string_view Spirv,
                std::span<const SpecConstantValue> SpecValues,
-               const std::string &Translator, std::string &Log) {
+               const std::string &Translator, const CodeCache &Cache,
+               std::string &Log) {
   initializeLLVM();
   std::vector<uint32_t> Words = spirvWords(Spirv);
   if (Words.empty()) {
@@ -297,7 +360,7 @@ translateSpirv(llvm::LLVMContext &Context, std::string_view Spirv,
     return nullptr;
   }
   std::string Bitcode;
-  if (!runSpirvTranslator(Translator, Words, Bitcode, Log))
+  if (!translateThroughCache(Translator, Words, Cache, Bitcode, Log))
     return nullptr;
   auto Parsed =
       llvm::parseBitcodeFile(llvm::MemoryBufferRef(Bitcode, "spirv"), Context);

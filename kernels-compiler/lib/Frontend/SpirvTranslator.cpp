@@ -90,13 +90,14 @@ std::string systemError(const char *What, int Error) {
 
 std::string_view builtInSpirvTranslator() { return KC_LLVM_SPIRV_PATH; }
 
-bool isExecutableFile(const std::string &Path) {
+std::string resolveExecutable(const std::string &Path) {
   if (Path.empty())
-    return false;
+    return {};
   if (Path.find('/') != std::string::npos) {
     struct stat Info;
-    return ::stat(Path.c_str(), &Info) == 0 && S_ISREG(Info.st_mode) &&
-           ::access(Path.c_str(), X_OK) == 0;
+    bool Usable = ::stat(Path.c_str(), &Info) == 0 && S_ISREG(Info.st_mode) &&
+                  ::access(Path.c_str(), X_OK) == 0;
+    return Usable ? Path : std::string();
   }
   const char *Search = std::getenv("PATH");
   std::string_view Dirs = Search ? Search : "";
@@ -104,10 +105,17 @@ bool isExecutableFile(const std::string &Path) {
     size_t End = Dirs.find(':');
     std::string Dir(Dirs.substr(0, End));
     Dirs = End == std::string_view::npos ? "" : Dirs.substr(End + 1);
-    if (!Dir.empty() && isExecutableFile(Dir + "/" + Path))
-      return true;
+    if (Dir.empty())
+      continue;
+    std::string Found = resolveExecutable(Dir + "/" + Path);
+    if (!Found.empty())
+      return Found;
   }
-  return false;
+  return {};
+}
+
+bool isExecutableFile(const std::string &Path) {
+  return !resolveExecutable(Path).empty();
 }
 
 bool runSpirvTranslator(const std::string &Tool,

@@ -12,6 +12,10 @@ namespace kc {
 // Input, output and diagnostics live in anonymous in-memory files (memfd);
 // nothing is written to disk. False with the tool's diagnostics (or why it
 // could not run) appended to Log.
+// The file that runs for Tool: Tool itself when it names a path (has a '/'),
+// else the first match in PATH; "" when it is not an executable file.
+std::string resolveExecutable(const std::string &Tool);
+
 bool runSpirvTranslator(const std::string &Tool,
                         std::span<const uint32_t> Words, std::string &Bitcode,
                         std::string &Log);
