@@ -19,26 +19,7 @@ using namespace usm_test;
 
 namespace {
 
-enum class Kind { host, device, shared };
 constexpr Kind all_kinds[] = {Kind::host, Kind::device, Kind::shared};
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return "host";
-    case Kind::device: return "device";
-    case Kind::shared: return "shared";
-    }
-    return "?";
-}
-
-cl_unified_shared_memory_type_intel type_of(Kind kind) {
-    switch (kind) {
-    case Kind::host: return CL_MEM_TYPE_HOST_INTEL;
-    case Kind::device: return CL_MEM_TYPE_DEVICE_INTEL;
-    case Kind::shared: return CL_MEM_TYPE_SHARED_INTEL;
-    }
-    return CL_MEM_TYPE_UNKNOWN_INTEL;
-}
 
 using Properties = std::vector<cl_mem_properties_intel>;
 
@@ -47,12 +28,7 @@ using Properties = std::vector<cl_mem_properties_intel>;
 void* allocate(const Usm& usm, Kind kind, cl_context context, cl_device_id device,
                const Properties& properties, size_t size, cl_uint alignment, cl_int* error) {
     const cl_mem_properties_intel* list = properties.empty() ? nullptr : properties.data();
-    switch (kind) {
-    case Kind::host: return usm.host_alloc(context, list, size, alignment, error);
-    case Kind::device: return usm.device_alloc(context, device, list, size, alignment, error);
-    case Kind::shared: return usm.shared_alloc(context, device, list, size, alignment, error);
-    }
-    return nullptr;
+    return try_alloc(usm, kind, context, device, list, size, alignment, error);
 }
 
 // An allocation that must fail: returns its error code after checking that

@@ -34,37 +34,8 @@ constexpr auto held = 200ms;
 // How soon a free that has nothing to wait for must return.
 constexpr auto prompt = 3s;
 
-enum class Kind { host, device, shared };
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return "host";
-    case Kind::device: return "device";
-    case Kind::shared: return "shared";
-    }
-    return "?";
-}
-
-cl_kernel_exec_info indirect_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL;
-    case Kind::device: return CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL;
-    case Kind::shared: return CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL;
-    }
-    return 0;
-}
-
 struct FreeFixture : Fixture {
     ProgramPtr program = build_program(ctx(), device, kernel_source);
-
-    void* alloc(Kind kind, size_t size) const {
-        switch (kind) {
-        case Kind::host: return host(size);
-        case Kind::device: return dev(size);
-        case Kind::shared: return shared(size, 0, device);
-        }
-        return nullptr;
-    }
 
     // Writes values into an allocation of any kind (blocking copy).
     void write(void* to, const std::vector<int>& values) const {
@@ -128,6 +99,24 @@ private:
     std::thread thread_;
 };
 
+// Frees ptr (clMemBlockingFreeINTEL, on another thread) while command, which
+// uses it, is held back by the user event gate: the free must still be
+// waiting after `held`, and return CL_SUCCESS once the gate opens, with the
+// command complete by then.
+void check_free_waits_for_command(const Fixture& f, void* ptr, cl_event gate, cl_event command) {
+    std::optional<BackgroundFree> freeing;
+    Release release{gate};
+    freeing.emplace(f.usm.blocking_free, f.ctx(), ptr, command);
+    std::this_thread::sleep_for(held);
+    CHECK_FALSE(freeing->returned());
+    CHECK(event_status(command) > CL_COMPLETE);
+
+    REQUIRE_OK(clSetUserEventStatus(gate, CL_COMPLETE));
+    REQUIRE(freeing->returned_within(hang_limit));
+    CHECK_CL(freeing->result(), CL_SUCCESS);
+    CHECK(freeing->status_at_return() == CL_COMPLETE);
+}
+
 std::vector<int> values(size_t n, int start) {
     std::vector<int> v(n);
     for (size_t i = 0; i < n; ++i)
@@ -187,7 +176,8 @@ TEST_CASE("clMemBlockingFreeINTEL waits for a held kernel that uses the allocati
                 REQUIRE_OK(clSetKernelArg(k.get(), 0, sizeof address, &address));
                 if (reach == Reach::indirect_flag) {
                     const cl_bool yes = CL_TRUE;
-                    REQUIRE_OK(clSetKernelExecInfo(k.get(), indirect_name(kind), sizeof yes, &yes));
+                    REQUIRE_OK(
+                        clSetKernelExecInfo(k.get(), indirect_access_flag(kind), sizeof yes, &yes));
                 } else {
                     const void* ptrs[] = {first};
                     REQUIRE_OK(clSetKernelExecInfo(k.get(), CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL,
@@ -203,19 +193,7 @@ TEST_CASE("clMemBlockingFreeINTEL waits for a held kernel that uses the allocati
             REQUIRE_OK(
                 clEnqueueNDRangeKernel(f.q(), k.get(), 1, nullptr, &global, nullptr, 1, &g, &raw));
             EventPtr launched(raw);
-            {
-                std::optional<BackgroundFree> freeing;
-                Release release{g};
-                freeing.emplace(f.usm.blocking_free, f.ctx(), src, raw);
-                std::this_thread::sleep_for(held);
-                CHECK_FALSE(freeing->returned());
-                CHECK(event_status(raw) > CL_COMPLETE);
-
-                REQUIRE_OK(clSetUserEventStatus(g, CL_COMPLETE));
-                REQUIRE(freeing->returned_within(hang_limit));
-                CHECK_CL(freeing->result(), CL_SUCCESS);
-                CHECK(freeing->status_at_return() == CL_COMPLETE);
-            }
+            check_free_waits_for_command(f, src, g, raw);
             std::vector<int> used(data.begin() + (interior ? skip : 0),
                                   data.begin() + (interior ? skip : 0) + n);
             check_plus_one(used, dst.data());
@@ -261,19 +239,7 @@ TEST_CASE("clMemBlockingFreeINTEL waits for a held fill or copy on the allocatio
                 break;
             }
             EventPtr held_command(raw);
-            {
-                std::optional<BackgroundFree> freeing;
-                Release release{g};
-                freeing.emplace(f.usm.blocking_free, f.ctx(), memory, raw);
-                std::this_thread::sleep_for(held);
-                CHECK_FALSE(freeing->returned());
-                CHECK(event_status(raw) > CL_COMPLETE);
-
-                REQUIRE_OK(clSetUserEventStatus(g, CL_COMPLETE));
-                REQUIRE(freeing->returned_within(hang_limit));
-                CHECK_CL(freeing->result(), CL_SUCCESS);
-                CHECK(freeing->status_at_return() == CL_COMPLETE);
-            }
+            check_free_waits_for_command(f, memory, g, raw);
             if (command == 2)
                 CHECK(outside == data);
             REQUIRE_OK(clFinish(f.q()));
@@ -302,7 +268,8 @@ TEST_CASE("clMemBlockingFreeINTEL does not wait for commands that cannot use the
         for (Kind other : {Kind::host, Kind::device, Kind::shared}) {
             if (other != freed_kind) {
                 const cl_bool yes = CL_TRUE;
-                REQUIRE_OK(clSetKernelExecInfo(k.get(), indirect_name(other), sizeof yes, &yes));
+                REQUIRE_OK(
+                    clSetKernelExecInfo(k.get(), indirect_access_flag(other), sizeof yes, &yes));
             }
         }
         // An explicit set of allocations that leaves the freed one out.
@@ -362,7 +329,7 @@ TEST_CASE("a blocking free in another context does not wait for this context's c
     REQUIRE_OK(f.usm.set_arg_pointer(k.get(), 1, dst.data()));
     const cl_bool yes = CL_TRUE;
     for (Kind kind : {Kind::host, Kind::device, Kind::shared})
-        REQUIRE_OK(clSetKernelExecInfo(k.get(), indirect_name(kind), sizeof yes, &yes));
+        REQUIRE_OK(clSetKernelExecInfo(k.get(), indirect_access_flag(kind), sizeof yes, &yes));
 
     EventPtr gate = make_user_event(f.ctx());
     cl_event g = gate.get();
@@ -398,7 +365,7 @@ TEST_CASE("clMemFreeINTEL does not wait for held commands", "[free]") {
     // wait for this kernel; clMemFreeINTEL must not.
     const cl_bool yes = CL_TRUE;
     for (Kind kind : {Kind::host, Kind::device, Kind::shared})
-        REQUIRE_OK(clSetKernelExecInfo(k.get(), indirect_name(kind), sizeof yes, &yes));
+        REQUIRE_OK(clSetKernelExecInfo(k.get(), indirect_access_flag(kind), sizeof yes, &yes));
 
     EventPtr gate = make_user_event(f.ctx());
     cl_event g = gate.get();

@@ -15,47 +15,7 @@ using namespace usm_test;
 
 namespace {
 
-enum class Kind { host, device, shared, system };
 constexpr Kind all_kinds[] = {Kind::host, Kind::device, Kind::shared, Kind::system};
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return "host";
-    case Kind::device: return "device";
-    case Kind::shared: return "shared";
-    case Kind::system: return "system";
-    }
-    return "?";
-}
-
-// Memory of one kind, freed at scope exit (system memory: aligned_alloc, 128
-// bytes aligned like the USM allocations).
-struct Memory {
-    const Fixture& f;
-    Kind kind;
-    size_t size;
-    void* ptr = nullptr;
-    Memory(const Fixture& fixture, Kind k, size_t bytes) : f(fixture), kind(k), size(bytes) {
-        switch (kind) {
-        case Kind::host: ptr = f.host(size); break;
-        case Kind::device: ptr = f.dev(size); break;
-        case Kind::shared: ptr = f.shared(size, 0, f.device); break;
-        case Kind::system:
-            ptr = std::aligned_alloc(128, (size + 127) / 128 * 128);
-            REQUIRE(ptr != nullptr);
-            break;
-        }
-    }
-    Memory(const Memory&) = delete;
-    Memory& operator=(const Memory&) = delete;
-    ~Memory() {
-        if (kind == Kind::system)
-            std::free(ptr);
-        else
-            f.usm.free(f.ctx(), ptr);
-    }
-    unsigned char* bytes() const { return static_cast<unsigned char*>(ptr); }
-};
 
 // The content of any memory, read with a blocking copy into a host vector
 // (device memory is not read by the host directly).

@@ -21,28 +21,7 @@ namespace {
 
 constexpr const char* extension_name = "cl_intel_unified_shared_memory";
 
-enum class Kind { host, device, shared, shared_no_device };
 constexpr Kind all_kinds[] = {Kind::host, Kind::device, Kind::shared, Kind::shared_no_device};
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return "host";
-    case Kind::device: return "device";
-    case Kind::shared: return "shared";
-    case Kind::shared_no_device: return "shared without device";
-    }
-    return "?";
-}
-
-cl_unified_shared_memory_type_intel type_of(Kind kind) {
-    switch (kind) {
-    case Kind::host: return CL_MEM_TYPE_HOST_INTEL;
-    case Kind::device: return CL_MEM_TYPE_DEVICE_INTEL;
-    case Kind::shared:
-    case Kind::shared_no_device: return CL_MEM_TYPE_SHARED_INTEL;
-    }
-    return CL_MEM_TYPE_UNKNOWN_INTEL;
-}
 
 // The device CL_MEM_ALLOC_DEVICE_INTEL names for an allocation of kind.
 cl_device_id device_of(Kind kind, cl_device_id device) {
@@ -54,19 +33,7 @@ void* allocate(const Fixture& f, Kind kind, size_t size, cl_uint alignment = 0,
     const cl_mem_properties_intel properties[] = {CL_MEM_ALLOC_FLAGS_INTEL, flags, 0};
     const cl_mem_properties_intel* list = flags ? properties : nullptr;
     cl_int error = CL_OUT_OF_RESOURCES;
-    void* p = nullptr;
-    switch (kind) {
-    case Kind::host: p = f.usm.host_alloc(f.ctx(), list, size, alignment, &error); break;
-    case Kind::device:
-        p = f.usm.device_alloc(f.ctx(), f.device, list, size, alignment, &error);
-        break;
-    case Kind::shared:
-        p = f.usm.shared_alloc(f.ctx(), f.device, list, size, alignment, &error);
-        break;
-    case Kind::shared_no_device:
-        p = f.usm.shared_alloc(f.ctx(), nullptr, list, size, alignment, &error);
-        break;
-    }
+    void* p = try_alloc(f.usm, kind, f.ctx(), f.device, list, size, alignment, &error);
     INFO(kind_name(kind) << " allocation of " << size << " bytes");
     REQUIRE_OK(error);
     REQUIRE(p != nullptr);
@@ -310,19 +277,7 @@ TEST_CASE("clGetMemAllocInfoINTEL outside the context's allocations answers UNKN
         for (Kind kind : all_kinds) {
             INFO(kind_name(kind));
             cl_int error = CL_OUT_OF_RESOURCES;
-            void* p = nullptr;
-            switch (kind) {
-            case Kind::host: p = f.usm.host_alloc(other.get(), nullptr, 64, 0, &error); break;
-            case Kind::device:
-                p = f.usm.device_alloc(other.get(), f.device, nullptr, 64, 0, &error);
-                break;
-            case Kind::shared:
-                p = f.usm.shared_alloc(other.get(), f.device, nullptr, 64, 0, &error);
-                break;
-            case Kind::shared_no_device:
-                p = f.usm.shared_alloc(other.get(), nullptr, nullptr, 64, 0, &error);
-                break;
-            }
+            void* p = try_alloc(f.usm, kind, other.get(), f.device, nullptr, 64, 0, &error);
             REQUIRE_OK(error);
             REQUIRE(p != nullptr);
             CHECK(answers(f.usm, f.ctx(), p) == unknown);
@@ -456,19 +411,7 @@ TEST_CASE("clGetMemAllocInfoINTEL among 100k live allocations matches a host mod
         const size_t size = 1 + random() % 256;
         const cl_uint alignment = (random() % 2) ? 0 : (1u << (random() % 8));
         cl_int error = CL_OUT_OF_RESOURCES;
-        void* p = nullptr;
-        switch (kind) {
-        case Kind::host: p = f.usm.host_alloc(f.ctx(), nullptr, size, alignment, &error); break;
-        case Kind::device:
-            p = f.usm.device_alloc(f.ctx(), f.device, nullptr, size, alignment, &error);
-            break;
-        case Kind::shared:
-            p = f.usm.shared_alloc(f.ctx(), f.device, nullptr, size, alignment, &error);
-            break;
-        case Kind::shared_no_device:
-            p = f.usm.shared_alloc(f.ctx(), nullptr, nullptr, size, alignment, &error);
-            break;
-        }
+        void* p = try_alloc(f.usm, kind, f.ctx(), f.device, nullptr, size, alignment, &error);
         if (error != CL_SUCCESS || p == nullptr) {
             ++failed_calls;
             continue;

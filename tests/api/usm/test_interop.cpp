@@ -19,17 +19,7 @@ namespace {
 
 using Bytes = std::vector<unsigned char>;
 
-enum class Kind { host, device, shared };
 constexpr Kind all_kinds[] = {Kind::host, Kind::device, Kind::shared};
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return "host";
-    case Kind::device: return "device";
-    case Kind::shared: return "shared";
-    }
-    return "?";
-}
 
 Bytes pattern(size_t size, unsigned seed) {
     Bytes bytes(size);
@@ -46,15 +36,7 @@ public:
                Kind kind, size_t size)
         : usm_(usm), context_(context), queue_(queue), kind_(kind), size_(size) {
         cl_int error = CL_OUT_OF_RESOURCES;
-        switch (kind) {
-        case Kind::host: ptr_ = usm.host_alloc(context, nullptr, size, 0, &error); break;
-        case Kind::device:
-            ptr_ = usm.device_alloc(context, device, nullptr, size, 0, &error);
-            break;
-        case Kind::shared:
-            ptr_ = usm.shared_alloc(context, device, nullptr, size, 0, &error);
-            break;
-        }
+        ptr_ = try_alloc(usm, kind, context, device, nullptr, size, 0, &error);
         REQUIRE_OK(error);
         REQUIRE(ptr_ != nullptr);
     }

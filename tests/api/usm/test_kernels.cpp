@@ -174,48 +174,6 @@ struct Alloc {
     }
 };
 
-enum class Kind { host, device, shared, system };
-
-const char* kind_name(Kind kind) {
-    switch (kind) {
-    case Kind::host: return "host";
-    case Kind::device: return "device";
-    case Kind::shared: return "shared";
-    case Kind::system: return "system";
-    }
-    return "?";
-}
-
-// Memory of one kind; system memory is aligned_alloc'd and freed with free.
-struct Memory {
-    const KernelFixture& f;
-    Kind kind;
-    void* ptr = nullptr;
-    Memory(const KernelFixture& fixture, Kind k, size_t size) : f(fixture), kind(k) {
-        switch (kind) {
-        case Kind::host: ptr = f.host(size); break;
-        case Kind::device: ptr = f.dev(size); break;
-        case Kind::shared: ptr = f.shared(size, 0, f.device); break;
-        case Kind::system:
-            ptr = std::aligned_alloc(128, (size + 127) / 128 * 128);
-            REQUIRE(ptr != nullptr);
-            break;
-        }
-    }
-    Memory(const Memory&) = delete;
-    Memory& operator=(const Memory&) = delete;
-    ~Memory() {
-        if (kind == Kind::system)
-            std::free(ptr);
-        else
-            f.usm.free(f.ctx(), ptr);
-    }
-    template <class T>
-    T* as() const {
-        return static_cast<T*>(ptr);
-    }
-};
-
 std::vector<int> iota_values(size_t n, int start, int step) {
     std::vector<int> values(n);
     for (size_t i = 0; i < n; ++i)
