@@ -4,7 +4,7 @@
 // makes its own folder with a translator script that counts its runs and then
 // runs llvm-spirv-15 (named by USMCL_LLVM_SPIRV) and an empty cache folder
 // (USMCL_CACHE_DIR).
-#include "kernel_test.hpp"
+#include "spirv_test.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -13,24 +13,12 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 
-using namespace kernel_test;
+using namespace spirv_test;
 
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_file(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    INFO(path);
-    REQUIRE(file.good());
-    return std::string(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
-}
-
-std::string spirv_module(const std::string& name) {
-    return read_file(std::string(SPIRV_DIR) + "/" + name + ".spv");
-}
 
 // This test's folder: the translator script, its run count and the cache.
 struct Workspace {
