@@ -339,14 +339,23 @@ bool run_kernel(const Device& dev, cl_kernel kernel, const Inputs<T>& in, Result
     return ok;
 }
 
-// How far a result is over its limit (negative: under); the error itself
-// when there is no limit (Check::report).
-long double margin(long double error, long double limit) {
-    return std::isinf(limit) ? error : error - limit;
+// Which result a row shows: any result over its limit before the others,
+// the one furthest over its own limit among those (the limits may differ
+// per input with --relaxed), else the largest error.
+bool shown_before(long double error, long double limit, long double other_error,
+                  long double other_limit) {
+    if (other_error < 0)
+        return error >= 0;
+    const bool over = error > limit, other_over = other_error > other_limit;
+    if (over != other_over)
+        return over;
+    if (over)
+        return error - limit > other_error - other_limit;
+    return error > other_error;
 }
 
 // Checks the results of a batch on all host threads; merges into worst.
-// The worst result is the one furthest over (or least under) its limit.
+// The result shown is the worst one (shown_before).
 // With `relaxed`, inputs and references that are not finite are not
 // checked (-cl-finite-math-only), and for float each input has the limit
 // of the relaxed table (relaxed_limit; -1: undefined there, not checked).
@@ -361,7 +370,6 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
     auto work = [&](unsigned t) {
         Worst& w = partial[t];
         long double worst_error = -1;
-        long double worst_margin = -inf_l;
         long double worst_limit = limit;
         size_t worst_at = 0;
         size_t checked = 0;
@@ -416,9 +424,7 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
             }
             if (e > input_limit)
                 ++w.over_limit;
-            const long double m = margin(e, input_limit);
-            if (m > worst_margin) {
-                worst_margin = m;
+            if (shown_before(e, input_limit, worst_error, worst_limit)) {
                 worst_error = e;
                 worst_limit = input_limit;
                 worst_at = i;
@@ -470,8 +476,7 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
     for (const Worst& w : partial) {
         worst.count += w.count;
         worst.over_limit += w.over_limit;
-        if (w.error >= 0 &&
-            (worst.error < 0 || margin(w.error, w.limit) > margin(worst.error, worst.limit))) {
+        if (shown_before(w.error, w.limit, worst.error, worst.limit)) {
             worst.error = w.error;
             worst.limit = w.limit;
             worst.input = w.input;

@@ -55,8 +55,8 @@ struct Entry {
 
 const std::map<std::string, Entry>& table() {
     static const std::map<std::string, Entry> t = {
-        {"divide", {Rule::divide_domain, 2.5, "2.5 for |x|, |y| in [2^-62, 2^62]"}},
-        {"recip", {Rule::recip_domain, 2.5, "2.5 for |x| in [2^-126, 2^126]"}},
+        {"divide", {Rule::divide_domain, 2.5, "2.5 for x, y in +-[2^-62, 2^62]"}},
+        {"recip", {Rule::recip_domain, 2.5, "2.5 for x in +-[2^-126, 2^126]"}},
         {"acos", {Rule::ulps, 4096, "4096"}},
         {"asin", {Rule::ulps, 4096, "4096"}},
         {"atan", {Rule::ulps, 4096, "4096"}},
@@ -86,8 +86,8 @@ const std::map<std::string, Entry>& table() {
         {"sincos", {Rule::sincos_domain, pi, "absolute 2^-11 in [-pi, pi]"}},
         {"sinpi", {Rule::sincos_domain, 1, "absolute 2^-11 in [-1, 1]"}},
         {"cospi", {Rule::sincos_domain, 1, "absolute 2^-11 in [-1, 1]"}},
-        {"exp", {Rule::exp_rule, 0, "3 + floor(|2x|)"}},
-        {"exp2", {Rule::exp_rule, 0, "3 + floor(|2x|)"}},
+        {"exp", {Rule::exp_rule, 0, "3 + floor(fabs(2x))"}},
+        {"exp2", {Rule::exp_rule, 0, "3 + floor(fabs(2x))"}},
         {"log", {Rule::log_rule, 0, "absolute 2^-21 in [0.5, 2], else 3"}},
         {"log2", {Rule::log_rule, 0, "absolute 2^-21 in [0.5, 2], else 3"}},
         {"log10", {Rule::log_rule, 0, "absolute 2^-21 in [0.5, 2], else 3"}},
