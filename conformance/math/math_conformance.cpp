@@ -8,7 +8,10 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
 
+#include "inputs.hpp"
 #include "math_functions.hpp"
+#include "relaxed.hpp"
+#include "ulp_error.hpp"
 
 #include <CL/cl.h>
 
@@ -43,14 +46,13 @@ constexpr int exit_failed = 1;
 constexpr int exit_usage = 2;
 constexpr int exit_unsupported = 77;
 
-constexpr long double inf_l = std::numeric_limits<long double>::infinity();
-
 struct Options {
     std::string platform;
     size_t device_index = 0;
     bool list = false;
     bool quick = false;
     bool long_mode = false;
+    bool relaxed = false; // -cl-fast-relaxed-math and the relaxed limits
     size_t vector_width = 1;
     size_t samples = 0; // random inputs per function and type (0: the mode's default)
     unsigned seed = 12345;
@@ -101,6 +103,10 @@ bool has_word(const std::string& list, const std::string& word) {
     return false;
 }
 
+// The build options of the kernels: empty, or -cl-fast-relaxed-math with
+// --relaxed.
+std::string g_build_options;
+
 // A program with one kernel per function of one type; nullptr and the
 // build log when it does not build.
 cl_program build_program(const Device& dev, const std::string& source, std::string& log) {
@@ -111,7 +117,7 @@ cl_program build_program(const Device& dev, const std::string& source, std::stri
         log = "clCreateProgramWithSource: " + std::to_string(error);
         return nullptr;
     }
-    error = clBuildProgram(program, 1, &dev.device, "", nullptr, nullptr);
+    error = clBuildProgram(program, 1, &dev.device, g_build_options.c_str(), nullptr, nullptr);
     if (error != CL_SUCCESS) {
         size_t size = 0;
         clGetProgramBuildInfo(program, dev.device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
@@ -179,280 +185,6 @@ std::string program_source(const std::vector<const Function*>& list, bool is_dou
     return source;
 }
 
-// ------------------------------------------------------------ ULP error --
-
-template <class T>
-constexpr int precision = std::numeric_limits<T>::digits; // 24, 53
-template <class T>
-constexpr int min_exponent = std::numeric_limits<T>::min_exponent - 1; // -126, -1022
-template <class T>
-constexpr int max_exponent = std::numeric_limits<T>::max_exponent; // 128, 1024
-
-// The error of `test` against the precise value `ref`, in ULPs of ref: the
-// spec's definition (the gap between the floating-point numbers around ref,
-// the smaller one below a power of two when the result lies below it),
-// measured in an unbounded exponent range so that results beyond the largest
-// finite value still have an error; an infinite result counts as 2^emax.
-// Wrong NaNs, wrong infinities and wrong signs of zero are infinitely wrong.
-template <class T>
-long double ulp_error(long double ref, T test, bool zero_sign_free = false) {
-    if (std::isnan(ref))
-        return std::isnan(test) ? 0 : inf_l;
-    if (std::isnan(test))
-        return inf_l;
-    if (std::isinf(ref))
-        return static_cast<long double>(test) == ref ? 0 : inf_l;
-    long double t = test;
-    if (std::isinf(t)) {
-        // Beyond the overflow threshold (the largest finite value plus half
-        // its ULP) the correctly rounded result is the infinity.
-        const long double threshold = std::ldexp(1.0L, max_exponent<T>) -
-                                      std::ldexp(1.0L, max_exponent<T> - precision<T> - 1);
-        if (std::fabs(ref) >= threshold && std::signbit(ref) == std::signbit(t))
-            return 0;
-        t = std::copysign(std::ldexp(1.0L, max_exponent<T>), t);
-    }
-    if (ref == 0 && t == 0)
-        return zero_sign_free || std::signbit(ref) == std::signbit(t) ? 0 : inf_l;
-    const int e = ref == 0 ? min_exponent<T> : std::max(std::ilogb(ref), min_exponent<T>);
-    long double ulp = std::ldexp(1.0L, e - (precision<T> - 1));
-    if (ref != 0 && e > min_exponent<T> && std::fabs(ref) == std::ldexp(1.0L, e) &&
-        std::fabs(t) < std::fabs(ref))
-        ulp /= 2;
-    return std::fabs(t - ref) / ulp;
-}
-
-// The error of a function that must be exact: 0 when the result is the
-// reference (any NaN for NaN), else its ULP distance (at least 1).
-template <class T>
-long double exact_error(long double ref, T test, bool zero_sign_free) {
-    const T expected = static_cast<T>(ref);
-    if (std::isnan(expected))
-        return std::isnan(test) ? 0 : inf_l;
-    if (std::isnan(test))
-        return inf_l;
-    if (test == expected &&
-        (std::signbit(test) == std::signbit(expected) || (zero_sign_free && test == 0)))
-        return 0;
-    const long double e = ulp_error<T>(expected, test);
-    return e == 0 ? inf_l : std::max(e, 1.0L);
-}
-
-template <class T>
-bool is_denormal(T x) {
-    return x != 0 && std::fabs(x) < std::numeric_limits<T>::min();
-}
-
-// --------------------------------------------------------------- inputs --
-
-template <class T>
-std::vector<T> edge_values() {
-    using L = std::numeric_limits<T>;
-    const bool d = std::is_same_v<T, double>;
-    std::vector<T> magnitudes = {T(0),
-                                 L::denorm_min(),
-                                 L::denorm_min() * 3,
-                                 L::min() - L::denorm_min(),
-                                 L::min(),
-                                 L::min() * T(1.5),
-                                 L::epsilon(),
-                                 T(0.25),
-                                 T(0.5),
-                                 std::nextafter(T(1), T(0)),
-                                 T(1),
-                                 std::nextafter(T(1), T(2)),
-                                 T(1.5),
-                                 T(2),
-                                 T(2.5),
-                                 T(3),
-                                 T(4),
-                                 T(10),
-                                 T(100),
-                                 T(3.14159265358979323846),
-                                 T(1.57079632679489661923),
-                                 T(0.785398163397448309616),
-                                 T(6.28318530717958647692),
-                                 T(88.72283935546875),
-                                 T(89),
-                                 T(87.33654),
-                                 T(103.97),
-                                 T(150),
-                                 T(709.782712893384),
-                                 T(745.1332191019412),
-                                 T(1e10),
-                                 T(1e15),
-                                 T(1e22),
-                                 T(1) / L::epsilon(),
-                                 T(1) / L::epsilon() + 1,
-                                 T(2) / L::epsilon(),
-                                 T(1e30),
-                                 T(1e38),
-                                 L::max() / 2,
-                                 L::max(),
-                                 L::infinity(),
-                                 L::quiet_NaN()};
-    if (d) {
-        magnitudes.push_back(T(1e100));
-        magnitudes.push_back(T(1e300));
-        magnitudes.push_back(T(4.5e15));
-    }
-    // Huge arguments of the trigonometric functions near multiples of pi/2.
-    magnitudes.push_back(std::ldexp(T(0.785398163397448309616), L::max_exponent - 1));
-    magnitudes.push_back(T(12582912));
-    std::vector<T> values;
-    for (T m : magnitudes) {
-        values.push_back(m);
-        values.push_back(-m);
-    }
-    return values;
-}
-
-// A few edge values for the three-argument functions (all triples).
-template <class T>
-std::vector<T> small_edge_values() {
-    using L = std::numeric_limits<T>;
-    const T magnitudes[] = {
-        T(0),         L::denorm_min(),     L::min(), T(0.5),        T(1),          T(3),
-        L::epsilon(), T(1) / L::epsilon(), L::max(), L::infinity(), L::quiet_NaN()};
-    std::vector<T> values;
-    for (T m : magnitudes) {
-        values.push_back(m);
-        values.push_back(-m);
-    }
-    return values;
-}
-
-template <class T>
-T from_bits(uint64_t bits) {
-    if constexpr (std::is_same_v<T, float>) {
-        const uint32_t b = static_cast<uint32_t>(bits);
-        float f;
-        std::memcpy(&f, &b, 4);
-        return f;
-    } else {
-        double x;
-        std::memcpy(&x, &bits, 8);
-        return x;
-    }
-}
-
-template <class T>
-T random_value(std::mt19937_64& rng, double domain) {
-    std::uniform_int_distribution<int> kind(0, 9);
-    T x;
-    switch (kind(rng)) {
-    case 0:
-    case 1:
-    case 2:
-    case 3: x = from_bits<T>(rng()); break; // every exponent
-    case 4:
-    case 5: x = static_cast<T>(std::uniform_real_distribution<double>(-1, 1)(rng)); break;
-    case 6:
-    case 7: x = static_cast<T>(std::uniform_real_distribution<double>(-10, 10)(rng)); break;
-    default: {
-        const double e = std::uniform_real_distribution<double>(-40, 40)(rng);
-        x = static_cast<T>(std::exp2(e) * (rng() & 1 ? -1 : 1));
-        break;
-    }
-    }
-    if (domain > 0 && !(std::fabs(x) <= domain))
-        x = std::isfinite(x) ? static_cast<T>(std::fmod(static_cast<double>(x), domain)) : T(0);
-    return x;
-}
-
-int random_int(std::mt19937_64& rng, const Function& f, bool is_double) {
-    std::uniform_int_distribution<int> kind(0, 9);
-    const int k = kind(rng);
-    if (k == 0)
-        return static_cast<int>(rng());
-    if (f.name == "ldexp") {
-        const int range = is_double ? 2200 : 300;
-        return std::uniform_int_distribution<int>(-range, range)(rng);
-    }
-    return std::uniform_int_distribution<int>(-40, 40)(rng);
-}
-
-std::vector<int> edge_ints(const Function& f) {
-    std::vector<int> n = {0, 1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 16, -16, 31, -31, INT_MAX, INT_MIN};
-    if (f.name == "ldexp")
-        for (int v :
-             {24, 126, 127, 128, 149, 150, 151, 277, 300, 1022, 1023, 1024, 1074, 1075, 2100})
-            n.insert(n.end(), {v, -v});
-    return n;
-}
-
-template <class T>
-struct Inputs {
-    std::vector<T> a, b, c;
-    std::vector<int> n;
-    size_t size() const { return a.size(); }
-    void push(T x, T y, T z, int k) {
-        a.push_back(x);
-        b.push_back(y);
-        c.push_back(z);
-        n.push_back(k);
-    }
-};
-
-template <class T>
-Inputs<T> make_inputs(const Function& f, size_t samples, unsigned seed) {
-    Inputs<T> in;
-    std::vector<T> edges = edge_values<T>();
-    if (f.domain > 0)
-        edges.erase(std::remove_if(edges.begin(), edges.end(),
-                                   [&](T x) { return !(std::fabs(x) <= f.domain); }),
-                    edges.end());
-    std::mt19937_64 rng(seed ^ std::hash<std::string>()(f.name));
-    const bool is_double = std::is_same_v<T, double>;
-    switch (f.shape) {
-    case Shape::t_t:
-    case Shape::i_t:
-    case Shape::t_tpt:
-    case Shape::t_tpi:
-    case Shape::t_nancode:
-        for (T x : edges)
-            in.push(x, 0, 0, 0);
-        for (size_t i = 0; i < samples; ++i)
-            in.push(random_value<T>(rng, f.domain), 0, 0, 0);
-        break;
-    case Shape::t_tt:
-    case Shape::t_ttpi:
-        for (T x : edges)
-            for (T y : edges)
-                in.push(x, y, 0, 0);
-        for (size_t i = 0; i < samples; ++i) {
-            // One argument in five from the edge values, to meet the random
-            // values of the other.
-            const T x =
-                rng() % 5 == 0 ? edges[rng() % edges.size()] : random_value<T>(rng, f.domain);
-            const T y =
-                rng() % 5 == 0 ? edges[rng() % edges.size()] : random_value<T>(rng, f.domain);
-            in.push(x, y, 0, 0);
-        }
-        break;
-    case Shape::t_ttt: {
-        const std::vector<T> small = small_edge_values<T>();
-        for (T x : small)
-            for (T y : small)
-                for (T z : small)
-                    in.push(x, y, z, 0);
-        for (size_t i = 0; i < samples; ++i)
-            in.push(random_value<T>(rng, 0), random_value<T>(rng, 0), random_value<T>(rng, 0), 0);
-        break;
-    }
-    case Shape::t_ti: {
-        const std::vector<int> ints = edge_ints(f);
-        for (T x : edges)
-            for (int k : ints)
-                in.push(x, 0, 0, k);
-        for (size_t i = 0; i < samples; ++i)
-            in.push(random_value<T>(rng, 0), 0, 0, random_int(rng, f, is_double));
-        break;
-    }
-    }
-    return in;
-}
-
 // ------------------------------------------------------------- checking --
 
 // The worst result of a function and type.
@@ -461,7 +193,8 @@ struct Worst {
     std::string input;
     std::string result;
     std::string expected;
-    size_t count = 0;
+    long double limit = 0; // the limit at the worst input
+    size_t count = 0;      // the inputs checked
     size_t over_limit = 0;
 };
 
@@ -606,24 +339,73 @@ bool run_kernel(const Device& dev, cl_kernel kernel, const Inputs<T>& in, Result
     return ok;
 }
 
+// Which result a row shows: any result over its limit before the others,
+// the one furthest over its own limit among those (the limits may differ
+// per input with --relaxed), else the largest error.
+bool shown_before(long double error, long double limit, long double other_error,
+                  long double other_limit) {
+    if (other_error < 0)
+        return error >= 0;
+    const bool over = error > limit, other_over = other_error > other_limit;
+    if (over != other_over)
+        return over;
+    if (over)
+        return error - limit > other_error - other_limit;
+    return error > other_error;
+}
+
 // Checks the results of a batch on all host threads; merges into worst.
+// The result shown is the worst one (shown_before).
+// With `relaxed`, inputs and references that are not finite are not
+// checked (-cl-finite-math-only), and for float each input has the limit
+// of the relaxed table (relaxed_limit; -1: undefined there, not checked).
 template <class T>
-void check_batch(const Function& f, Check check, double limit, bool flush_allowed,
+void check_batch(const Function& f, Check check, double limit, bool flush_allowed, bool relaxed,
                  const Inputs<T>& in, const Results<T>& out, Worst& worst) {
     const size_t count = in.size();
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
     std::vector<Worst> partial(threads);
     std::vector<std::thread> pool;
+    const bool per_input_limit = relaxed && std::is_same_v<T, float> && check != Check::report;
     auto work = [&](unsigned t) {
         Worst& w = partial[t];
         long double worst_error = -1;
+        long double worst_limit = limit;
         size_t worst_at = 0;
+        size_t checked = 0;
         Ref worst_ref;
         for (size_t i = t; i < count; i += threads) {
             Args args = make_args(in, i);
+            if (relaxed &&
+                !(std::isfinite(in.a[i]) && std::isfinite(in.b[i]) && std::isfinite(in.c[i])))
+                continue;
             Ref ref;
             long double e = measure<T>(f, check, args, out.r[i], out.r2[i], out.ri[i], ref);
-            if (e > limit && flush_allowed) {
+            double input_limit = limit;
+            if (relaxed) {
+                // Results that are not finite in T (overflows included).
+                if (!std::isfinite(static_cast<T>(ref.value)) ||
+                    (f.shape == Shape::t_tpt && !std::isfinite(static_cast<T>(ref.value2))))
+                    continue;
+                // Where denormal inputs may be read as zero, the same for the
+                // result of the flushed inputs (half_divide(x, denormal)).
+                if (flush_allowed &&
+                    (is_denormal(in.a[i]) || is_denormal(in.b[i]) || is_denormal(in.c[i]))) {
+                    Args flushed = args;
+                    flushed.a = flush(in.a[i]);
+                    flushed.b = flush(in.b[i]);
+                    flushed.c = flush(in.c[i]);
+                    if (!std::isfinite(static_cast<T>(f.ref(flushed).value)))
+                        continue;
+                }
+                if (per_input_limit) {
+                    input_limit = relaxed_limit(f, args, ref.value, ref.value2, limit);
+                    if (input_limit < 0)
+                        continue;
+                }
+            }
+            ++checked;
+            if (e > input_limit && flush_allowed) {
                 // Denormal inputs read as zero, denormal results written as zero.
                 const bool denormal_in =
                     is_denormal(in.a[i]) || is_denormal(in.b[i]) || is_denormal(in.c[i]);
@@ -640,16 +422,18 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
                     f.shape != Shape::t_tpt)
                     e = 0;
             }
-            if (e > limit)
+            if (e > input_limit)
                 ++w.over_limit;
-            if (e > worst_error) {
+            if (shown_before(e, input_limit, worst_error, worst_limit)) {
                 worst_error = e;
+                worst_limit = input_limit;
                 worst_at = i;
                 worst_ref = ref;
             }
         }
-        w.count = count;
+        w.count = checked;
         w.error = worst_error;
+        w.limit = worst_limit;
         if (worst_error >= 0) {
             const size_t i = worst_at;
             std::string input = show(in.a[i]);
@@ -692,8 +476,9 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
     for (const Worst& w : partial) {
         worst.count += w.count;
         worst.over_limit += w.over_limit;
-        if (w.error > worst.error) {
+        if (shown_before(w.error, w.limit, worst.error, worst.limit)) {
             worst.error = w.error;
+            worst.limit = w.limit;
             worst.input = w.input;
             worst.result = w.result;
             worst.expected = w.expected;
@@ -771,8 +556,13 @@ struct Runner {
     }
 
     template <class T>
-    Row run_type(const Function& f) {
+    Row run_type(const Function& full_f) {
         const bool is_double = std::is_same_v<T, double>;
+        // -cl-no-signed-zeros (implied by -cl-fast-relaxed-math): the sign of
+        // a zero result is free.
+        Function f = full_f;
+        if (options.relaxed)
+            f.zero_sign_free = true;
         Row row;
         row.function = f.name;
         row.type = is_double ? "double" : "float";
@@ -782,6 +572,9 @@ struct Runner {
                              : is_double              ? f.double_limit
                                                       : f.float_limit;
         row.limit = show_limit(check, is_double ? f.double_limit : f.float_limit);
+        if (options.relaxed && !is_double && check != Check::report &&
+            !relaxed_limit_text(f).empty())
+            row.limit = "relaxed: " + relaxed_limit_text(f);
         const bool denormals = is_double ? dev.double_denormals : dev.float_denormals;
         const bool flush_allowed = f.may_flush || !denormals;
         std::string error;
@@ -818,7 +611,7 @@ struct Runner {
                 Results<T> out;
                 ok = run_kernel(dev, kernel, in, out, error);
                 if (ok)
-                    check_batch(f, check, limit, flush_allowed, in, out, worst);
+                    check_batch(f, check, limit, flush_allowed, options.relaxed, in, out, worst);
                 // Progress every 2^28 inputs (16 lines per function).
                 const uint64_t done = start + chunk;
                 if (ok && done % (uint64_t(1) << 28) == 0)
@@ -831,7 +624,7 @@ struct Runner {
             Results<T> out;
             ok = run_kernel(dev, kernel, all, out, error);
             if (ok)
-                check_batch(f, check, limit, flush_allowed, all, out, worst);
+                check_batch(f, check, limit, flush_allowed, options.relaxed, all, out, worst);
         }
         clReleaseKernel(kernel);
         if (!ok) {
@@ -841,12 +634,15 @@ struct Runner {
             return row;
         }
         row.max_error = show_error(worst.error);
+        if (options.relaxed && !is_double && row.limit.rfind("relaxed: ", 0) == 0 &&
+            worst.error >= 0)
+            row.limit += " (" + show_error(worst.limit) + " at that input)";
         row.input = worst.input;
         row.result = worst.result;
         row.expected = worst.expected;
         if (check == Check::report)
             row.verdict = "report";
-        else if (worst.error > limit)
+        else if (worst.over_limit > 0)
             row.verdict = "FAIL (" + std::to_string(worst.over_limit) + " of " +
                           std::to_string(worst.count) + " over)";
         else
@@ -938,24 +734,27 @@ std::map<std::pair<std::string, std::string>, std::string> read_known(const std:
 }
 
 void usage(const char* program) {
-    std::cout << "usage: " << program
-              << " [--list] [--platform NAME|INDEX] [--device INDEX] [--quick | --long]\n"
-                 "       [--samples N] [--seed N] [--vector-width W] [--known-failures FILE]\n"
-                 "       [FUNCTION...]\n"
-                 "  --list              print the sub-tests (one per function) and exit\n"
-                 "  --platform P        the platform whose name or vendor contains P, or index P\n"
-                 "                      (default: platform 0)\n"
-                 "  --device N          the device of the platform at index N (default 0)\n"
-                 "  --quick             a smaller random sample (2^14 per function and type)\n"
-                 "  --long              all 2^32 floats for the one-argument float functions\n"
-                 "  --samples N         N random inputs per function and type (default 2^18)\n"
-                 "  --seed N            the seed of the random inputs\n"
-                 "  --vector-width W    call the vector forms (W = 2, 3, 4, 8, 16; default 1)\n"
-                 "  --known-failures F  results over the limit listed in F (function | type |\n"
-                 "                      reason) are reported but do not fail\n"
-                 "  FUNCTION...         the sub-tests to run (default: all)\n"
-                 "exit status: 0 all passed, 1 some failed, 2 usage or setup error,\n"
-                 "             77 the device has no online compiler\n";
+    std::cout
+        << "usage: " << program
+        << " [--list] [--platform NAME|INDEX] [--device INDEX] [--quick | --long] [--relaxed]\n"
+           "       [--samples N] [--seed N] [--vector-width W] [--known-failures FILE]\n"
+           "       [FUNCTION...]\n"
+           "  --list              print the sub-tests (one per function) and exit\n"
+           "  --platform P        the platform whose name or vendor contains P, or index P\n"
+           "                      (default: platform 0)\n"
+           "  --device N          the device of the platform at index N (default 0)\n"
+           "  --quick             a smaller random sample (2^14 per function and type)\n"
+           "  --long              all 2^32 floats for the one-argument float functions\n"
+           "  --relaxed           build with -cl-fast-relaxed-math; check finite inputs and\n"
+           "                      results against the spec's relaxed (unsafe math) limits\n"
+           "  --samples N         N random inputs per function and type (default 2^18)\n"
+           "  --seed N            the seed of the random inputs\n"
+           "  --vector-width W    call the vector forms (W = 2, 3, 4, 8, 16; default 1)\n"
+           "  --known-failures F  results over the limit listed in F (function | type |\n"
+           "                      reason) are reported but do not fail\n"
+           "  FUNCTION...         the sub-tests to run (default: all)\n"
+           "exit status: 0 all passed, 1 some failed, 2 usage or setup error,\n"
+           "             77 the device has no online compiler\n";
 }
 
 volatile const char* g_current = "";
@@ -983,6 +782,8 @@ int main(int argc, char** argv) {
         const bool has_value = i + 1 < argc;
         if (arg == "--list") {
             options.list = true;
+        } else if (arg == "--relaxed") {
+            options.relaxed = true;
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--long") {
@@ -1025,6 +826,8 @@ int main(int argc, char** argv) {
         return exit_usage;
     }
     g_vector_width = options.vector_width;
+    if (options.relaxed)
+        g_build_options = "-cl-fast-relaxed-math";
     if (options.list) {
         for (const Function& f : functions())
             std::cout << f.name << "  " << f.expression << "\n";
@@ -1125,6 +928,9 @@ int main(int argc, char** argv) {
               << (options.samples ? options.samples : (options.quick ? (1u << 14) : (1u << 18)))
               << " random per function and type"
               << (options.long_mode ? "; all 2^32 floats for the one-argument float functions" : "")
+              << (options.relaxed ? "; -cl-fast-relaxed-math, finite inputs and results, the "
+                                    "relaxed limits for float"
+                                  : "")
               << (options.vector_width > 1
                       ? "; vector forms of width " + std::to_string(options.vector_width)
                       : std::string())

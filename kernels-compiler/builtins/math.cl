@@ -87,7 +87,6 @@ LIBM_1(asin)
 LIBM_1(asinh)
 LIBM_1(atan)
 LIBM_1(atanh)
-LIBM_1(cbrt)
 LIBM_1(cosh)
 LIBM_1(erf)
 LIBM_1(erfc)
@@ -104,7 +103,84 @@ LIBM_2(fdim)
 LIBM_2(fmod)
 LIBM_2(hypot)
 LIBM_2(nextafter)
-LIBM_2(remainder)
+
+// cbrt: x = t 2^(3k) with t in [1, 8) (denormals scaled by 2^54 first), a
+// quadratic first guess within 8 %, three Halley steps
+// y (y^3 + 2t) / (2y^3 + t) (cubic convergence: about 1e-4, 1e-12, then the
+// rounding of double), then a Newton step on the residual t - y^3 computed
+// with fma (y^2 and y^2 y exactly as sums of two doubles), which leaves
+// about 0.5 ulp (limit 2; 0.50 measured). float: the double result rounded
+// once.
+OVERLOAD double cbrt(double x) {
+  if (x == 0.0 || isinf(x) || isnan(x))
+    return x + x;
+  double ax = fabs(x);
+  int shift = 0;
+  if (ax < DBL_MIN) {
+    ax *= 0x1p54;
+    shift = -18;
+  }
+  int e = ilogb(ax);
+  int k = e >= 0 ? e / 3 : -((2 - e) / 3);
+  double t = __builtin_ldexp(ax, -3 * k); // [1, 8)
+  double y = 1.0 + (t - 1.0) * (0.1428571428571428 + (8.0 - t) * 0.0238095238);
+  for (int i = 0; i < 3; ++i) {
+    double y3 = y * y * y;
+    y = y * (y3 + 2.0 * t) / (2.0 * y3 + t);
+  }
+  double y2 = y * y;
+  double e2 = fma(y, y, -y2); // y^2 = y2 + e2
+  double y3 = y2 * y;
+  double e3 = fma(y2, y, -y3); // y2 y = y3 + e3
+  double residual = (t - y3) - e3 - e2 * y;
+  y = y + residual / (3.0 * y2);
+  double r = __builtin_ldexp(y, k + shift);
+  return x < 0.0 ? -r : r;
+}
+OVERLOAD float cbrt(float x) { return (float)cbrt((double)x); }
+VEC_1(float, cbrt, float)
+VEC_1(double, cbrt, double)
+
+// remquo and remainder (IEEE 754 remainder, exact): |x| is first reduced
+// exactly modulo 128 |y| by fmod (fmod(|x|, inf) = |x| when 128 |y|
+// overflows), then the 7 low bits of the quotient come from a binary long
+// division, each subtraction m - 2^i |y| exact since 2^i |y| <= m <
+// 2^(i+1) |y|; rounding the quotient to nearest (ties to even) subtracts |y|
+// once more, again exactly. A zero remainder has the sign of x; with a NaN
+// result (x infinite, y zero, a NaN) the quotient is 0.
+#define REMQUO_IMPL_T(T)                                                       \
+  static T remquo_impl_##T(T x, T y, int *quo) {                               \
+    *quo = 0;                                                                  \
+    if (isnan(x) || isnan(y) || isinf(x) || y == (T)0)                         \
+      return (T)NAN;                                                           \
+    if (isinf(y) || x == (T)0)                                                 \
+      return x;                                                                \
+    T ay = fabs(y);                                                            \
+    T m = fmod(fabs(x), (T)128 * ay);                                          \
+    int q = 0;                                                                 \
+    for (int i = 6; i >= 0; --i) {                                             \
+      T step = __builtin_ldexp(ay, i);                                         \
+      if (m >= step) {                                                         \
+        m -= step;                                                             \
+        q |= 1 << i;                                                           \
+      }                                                                        \
+    }                                                                          \
+    T rest = ay - m;                                                           \
+    if (m > rest || (m == rest && (q & 1))) {                                  \
+      m = -rest;                                                               \
+      q += 1;                                                                  \
+    }                                                                          \
+    q &= 127;                                                                  \
+    *quo = signbit(x) != signbit(y) ? -q : q;                                  \
+    return signbit(x) ? -m : m;                                                \
+  }                                                                            \
+  OVERLOAD T remainder(T x, T y) {                                             \
+    int q;                                                                     \
+    return remquo_impl_##T(x, y, &q);                                          \
+  }                                                                            \
+  VEC_2(T, remainder, T, T)
+REMQUO_IMPL_T(float)
+REMQUO_IMPL_T(double)
 
 // --- Computed in double for float; from the double function for double.
 #define PI_1(NAME, BASE)                                                       \
@@ -169,16 +245,30 @@ VIA_DOUBLE_1(sinpi)
 VIA_DOUBLE_1(cospi)
 VIA_DOUBLE_1(tanpi)
 
-// rsqrt: a correctly rounded square root, then a correctly rounded division,
-// in the argument's own type (at most 1.5 ulp, checked over every float in
-// [1, 4), which covers every normal input as rsqrt(4x) = rsqrt(x) / 2; the
-// limit is 2 ulp), so that vectorized kernels keep their vector width.
-OVERLOAD float rsqrt(float x) { return 1.0f / sqrt(x); }
+// rsqrt: a correctly rounded square root s, then its reciprocal r refined
+// by one Newton step on the residual 1 - s r (two fmas), in the argument's
+// own type so that vectorized kernels keep their width: 0.5 ulp from s, a
+// little over 0.5 from r and its rounding (1.45 ulp measured, limit 2).
+// The step matters under -cl-fast-relaxed-math and
+// -cl-unsafe-math-optimizations, where the code generator may compute 1 / s
+// as a reciprocal estimate (about 2 ulp; rsqrt's limit stays 2 in the
+// relaxed table). A denormal argument is scaled into the normal range first
+// (exactly: rsqrt(x) = rsqrt(x 2^24) 2^12), as an estimate of 1 / sqrt(x)
+// reads denormals as zero.
+OVERLOAD float rsqrt(float x) {
+  bool tiny = x < FLT_MIN;
+  float s = sqrt(tiny ? x * 0x1p24f : x);
+  float r = 1.0f / s;
+  float e = fma(-s, r, 1.0f); // NaN for s = 0, inf, NaN: r is exact there
+  r = isnan(e) ? r : fma(r, e, r);
+  return tiny ? r * 0x1p12f : r;
+}
 OVERLOAD double rsqrt(double x) { return 1.0 / sqrt(x); }
 VEC_1(float, rsqrt, float)
 VEC_1(double, rsqrt, double)
 
-// powr: pow for x >= 0 with the specification's special cases.
+// powr: pow for x >= 0 with the specification's special cases; both zeros
+// behave as +0 (powr(+-0, y > 0) = +0, powr(+-0, y < 0) = +inf).
 OVERLOAD double powr(double x, double y) {
   if (x < 0.0 || isnan(x) || isnan(y))
     return NAN;
@@ -186,6 +276,8 @@ OVERLOAD double powr(double x, double y) {
     return isinf(y) ? NAN : 1.0;
   if (y == 0.0)
     return (x == 0.0 || isinf(x)) ? NAN : 1.0;
+  if (x == 0.0)
+    return y < 0.0 ? (double)INFINITY : 0.0;
   return pow(x, y);
 }
 OVERLOAD float powr(float x, float y) { return (float)powr((double)x, (double)y); }
@@ -197,15 +289,40 @@ OVERLOAD float pown(float x, int n) { return (float)pow((double)x, (double)n); }
 VEC_2(float, pown, float, int)
 VEC_2(double, pown, double, int)
 
+// rootn: pow(|x|, 1/n) is off by |log x| times the rounding error of 1/n
+// (over 100 ulp for denormal x), so one Newton step on y^n = x follows,
+// with y^n and x scaled to [0.5, 1) so that neither under- nor overflows:
+// y^n / x = pow(my, n) / mx * 2^(n ey - ex) where y = my 2^ey, x = mx 2^ex.
+// The ratio c is within a few ulp of 1 + n e (e the relative error of y),
+// so y - y (c - 1) / n is within about 1 ulp (limit 16). For |n| > 1000
+// (pow(my, n) could underflow) the error of 1/n costs at most
+// |log x| / |n| < 0.75 ulp and the first value stands.
 OVERLOAD double rootn(double x, int n) {
-  if (n == 0 || (x < 0.0 && (n & 1) == 0))
+  if (n == 0 || isnan(x) || (x < 0.0 && (n & 1) == 0))
     return NAN;
   if (x == 0.0) {
     if (n > 0)
       return (n & 1) ? x : 0.0;
     return (n & 1) ? copysign((double)INFINITY, x) : (double)INFINITY;
   }
-  double r = pow(fabs(x), 1.0 / (double)n);
+  double ax = fabs(x);
+  double r;
+  if (isinf(ax)) {
+    r = n > 0 ? ax : 0.0;
+  } else if (n == 1) {
+    r = ax;
+  } else if (n == -1) {
+    r = 1.0 / ax;
+  } else {
+    r = pow(ax, 1.0 / (double)n);
+    if (n >= -1000 && n <= 1000 && r != 0.0 && !isinf(r)) {
+      int ex, ey;
+      double mx = __builtin_frexp(ax, &ex);
+      double my = __builtin_frexp(r, &ey);
+      double c = __builtin_ldexp(pow(my, (double)n) / mx, n * ey - ex);
+      r = r - r * ((c - 1.0) / (double)n);
+    }
+  }
   return x < 0.0 ? -r : r;
 }
 OVERLOAD float rootn(float x, int n) { return (float)rootn((double)x, n); }
@@ -223,12 +340,24 @@ OVERLOAD double ldexp(double x, int k) { return __builtin_ldexp(x, k); }
 VEC_2(double, ldexp, double, int)
 VEC_2S(double, ldexp, double, int)
 
+// ilogb with the OpenCL C values of opencl-c-base.h: FP_ILOGB0 for zero,
+// FP_ILOGBNAN for NaN (the C library's may differ: glibc returns INT_MIN
+// for NaN on x86), INT_MAX for the infinities.
 PURE int libm_ilogbf(float) __asm__("ilogbf");
 PURE int libm_ilogb(double) __asm__("ilogb");
-OVERLOAD int ilogb(float x) { return libm_ilogbf(x); }
-OVERLOAD int ilogb(double x) { return libm_ilogb(x); }
-VEC_1(int, ilogb, float)
-VEC_1(int, ilogb, double)
+#define ILOGB_T(T, LIBM)                                                       \
+  OVERLOAD int ilogb(T x) {                                                    \
+    if (isnan(x))                                                              \
+      return FP_ILOGBNAN;                                                      \
+    if (x == (T)0)                                                             \
+      return FP_ILOGB0;                                                        \
+    if (isinf(x))                                                              \
+      return INT_MAX;                                                          \
+    return LIBM(x);                                                            \
+  }                                                                            \
+  VEC_1(int, ilogb, T)
+ILOGB_T(float, libm_ilogbf)
+ILOGB_T(double, libm_ilogb)
 
 OVERLOAD float nan(uint code) { return as_float(0x7fc00000u | (code & 0x3fffffu)); }
 OVERLOAD double nan(ulong code) {
@@ -257,8 +386,16 @@ MAGNITUDE_T(double)
 // only the double functions from the host's libm.
 PURE double libm_lgamma(double) __asm__("lgamma");
 double libm_lgamma_r(double, int *) __asm__("lgamma_r");
+// The spec wants 0 in signp at the poles (zero and the negative integers),
+// where the C library reports a sign of 1 (or -1 for -0).
+static double lgamma_r_double(double x, int *s) {
+  double r = libm_lgamma_r(x, s);
+  if (x <= 0.0 && x == floor(x) && !isinf(x))
+    *s = 0;
+  return r;
+}
 static float lgamma_r_float(float x, int *s) {
-  return (float)libm_lgamma_r((double)x, s);
+  return (float)lgamma_r_double((double)x, s);
 }
 OVERLOAD double lgamma(double x) { return libm_lgamma(x); }
 OVERLOAD float lgamma(float x) {
@@ -269,8 +406,6 @@ VEC_1(float, lgamma, float)
 VEC_1(double, lgamma, double)
 
 // --- Functions with a pointer result, for every address space.
-float libm_remquof(float, float, int *) __asm__("remquof");
-double libm_remquo(double, double, int *) __asm__("remquo");
 
 #define POINTER_FUNCTIONS(AS, T, I, ONE_BELOW)                                 \
   OVERLOAD T fract(T x, AS T *iptr) {                                          \
@@ -316,9 +451,9 @@ double libm_remquo(double, double, int *) __asm__("remquo");
   VEC_1P(T, lgamma_r, T, int, AS)                                              \
   VEC_2P(T, remquo, T, int, AS)
 #define LGAMMA_R_float lgamma_r_float
-#define LGAMMA_R_double libm_lgamma_r
-#define REMQUO_float libm_remquof
-#define REMQUO_double libm_remquo
+#define LGAMMA_R_double lgamma_r_double
+#define REMQUO_float remquo_impl_float
+#define REMQUO_double remquo_impl_double
 #define POINTER_FUNCTIONS_FLOAT(AS, _)                                         \
   POINTER_FUNCTIONS(AS, float, int, 0x1.fffffep-1f)
 #define POINTER_FUNCTIONS_DOUBLE(AS, _)                                        \

@@ -572,9 +572,13 @@ struct Lgamma {
     double Value;
     int Sign;
 };
+// The C library's lgamma_r, with the sign OpenCL C wants at the poles (zero
+// and the negative integers): 0, where the C library reports 1 or -1.
 Lgamma hostLgammaR(double X) {
     int Sign = 0;
     double Value = ::lgamma_r(X, &Sign);
+    if (X <= 0 && std::floor(X) == X && !std::isinf(X))
+        Sign = 0;
     return {Value, Sign};
 }
 
