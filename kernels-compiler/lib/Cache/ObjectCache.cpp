@@ -3,6 +3,7 @@
 
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
+#include "CodeGen/VectorMath.h"
 #include "Support/Embedded.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -98,6 +99,9 @@ std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host) {
   Add(Host.Triple);
   Add(Host.CPU);
   Add(Host.Features);
+  // The math functions the code may call in vector form (none when libmvec
+  // cannot be opened): the same bitcode compiles to other calls.
+  Add(vectorMathIdentity(Host));
   Add(llvm::toStringRef(llvm::ArrayRef<uint8_t>(builtinLibraryDigest())));
   auto Digest = Hasher.final();
   std::string Hex;
