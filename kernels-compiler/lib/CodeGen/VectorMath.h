@@ -1,5 +1,4 @@
-//===- CodeGen/VectorMath.h - Vector variants of the math functions -*- C++
-//-*-===//
+//===- CodeGen/VectorMath.h - libmvec vector math variants ------*- C++ -*-===//
 //
 // The math functions of the builtin library call the host's libm (directly,
 // or through LLVM intrinsics that become libm calls). glibc's libmvec has
