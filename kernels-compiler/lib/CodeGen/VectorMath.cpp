@@ -105,14 +105,15 @@ std::vector<VectorVariant> computeVariants(const HostTarget &Host) {
         std::string Scalar = std::string(F.Name) + (IsFloat ? "f" : "");
         std::string Vector = std::string("_ZGV") + ISA.Letter + "N" +
                              std::to_string(Lanes) + Args + "_" + Scalar;
-        if (!dlsym(Library, Vector.c_str()))
+        void *Address = dlsym(Library, Vector.c_str());
+        if (!Address)
           continue;
         std::string Prefix = "_ZGV_LLVM_N" + std::to_string(Lanes) + Args;
-        Variants.push_back({Scalar, Vector, Lanes, Prefix});
+        Variants.push_back({Scalar, Vector, Address, Lanes, Prefix});
         if (F.HasIntrinsic)
           Variants.push_back(
               {std::string("llvm.") + F.Name + (IsFloat ? ".f32" : ".f64"),
-               Vector, Lanes, Prefix});
+               Vector, Address, Lanes, Prefix});
       }
     }
   }
@@ -158,13 +159,9 @@ std::string vectorMathIdentity(const HostTarget &Host) {
 std::vector<std::pair<std::string, void *>>
 vectorMathSymbols(const HostTarget &Host) {
   std::vector<std::pair<std::string, void *>> Symbols;
-  void *Library = libmvec();
-  if (!Library)
-    return Symbols;
-  for (const VectorVariant &V : vectorMathVariants(Host)) {
+  for (const VectorVariant &V : vectorMathVariants(Host))
     if (!V.ScalarName.starts_with("llvm."))
-      Symbols.emplace_back(V.VectorName, dlsym(Library, V.VectorName.c_str()));
-  }
+      Symbols.emplace_back(V.VectorName, V.Address);
   return Symbols;
 }
 

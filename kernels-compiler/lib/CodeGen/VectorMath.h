@@ -26,11 +26,13 @@ namespace kc {
 struct HostTarget;
 
 // One vector variant: the scalar function or intrinsic it replaces
-// ("expf", "llvm.exp.f32"), its symbol in libmvec ("_ZGVeN16v_expf"), its
-// number of lanes and LLVM's vector ABI prefix for it ("_ZGV_LLVM_N16v").
+// ("expf", "llvm.exp.f32"), its symbol in libmvec ("_ZGVeN16v_expf") and
+// the symbol's address, its number of lanes and LLVM's vector ABI prefix
+// for it ("_ZGV_LLVM_N16v").
 struct VectorVariant {
   std::string ScalarName;
   std::string VectorName;
+  void *Address;
   unsigned Lanes;
   std::string ABIPrefix;
 };
