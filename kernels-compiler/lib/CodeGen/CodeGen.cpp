@@ -6,6 +6,7 @@
 #include "Pipeline/Pipeline.h"
 #include "Support/LLVMSetup.h"
 
+#include <llvm/ADT/APFloat.h>
 #include <llvm/ADT/FloatingPointMode.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
