@@ -89,9 +89,9 @@ bool flushesDenormals(const llvm::Module &M) {
 }
 
 // The host's library functions, with the vector variants of the math
-// functions this process can call. Not when denormals flush: libmvec's
-// variants scale small values through denormal intermediates (hypot is
-// hundreds of ULPs off under FTZ/DAZ, where the scalar libm is right).
+// functions this process can call. Not when denormals flush: under FTZ/DAZ
+// libmvec's hypot is hundreds (float) to millions (double) of ULPs off on
+// normal inputs, where the scalar libm is right.
 llvm::TargetLibraryInfoImpl hostLibraryInfo(const llvm::Module &M,
                                             const HostTarget &Host) {
   llvm::TargetLibraryInfoImpl TLII{llvm::Triple(Host.Triple)};
