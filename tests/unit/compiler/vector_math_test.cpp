@@ -316,8 +316,8 @@ void checkResults(const std::string& Type, unsigned Width, const std::string& Op
             Y[Edges.size() * I + J] = Edges[J];
         }
     for (const Function& F : Functions) {
-        // libm's scalar cbrt is 3 ULPs off at some doubles (a known failure
-        // of conformance/math); the vector form of double calls it.
+        // libm's cbrt is 3 ULPs off at some doubles (a known failure of
+        // conformance/math; cbrt is not mapped).
         if (std::string(F.Name) == "cbrt" && sizeof(T) == 8)
             continue;
         INFO(F.Name << " " << V << " " << Options);
