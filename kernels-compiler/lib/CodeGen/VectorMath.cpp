@@ -2,6 +2,7 @@
 #include "CodeGen/VectorMath.h"
 
 #include "CodeGen/CodeGen.h"
+#include "CodeGen/VectorMathViaDouble.h"
 
 #include <llvm/ADT/StringRef.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
@@ -23,9 +24,11 @@ namespace {
 struct MathFunction {
   const char *Name;
   unsigned Arity;
-  bool HasIntrinsic; // llvm.<Name>.f32 / .f64 exist
-  bool Float;        // the float variant meets the OpenCL C limits
-  bool Double;       // the double variant does
+  bool HasIntrinsic;  // llvm.<Name>.f32 / .f64 exist
+  bool Float;         // the float variant meets the OpenCL C limits
+  bool Double;        // the double variant does
+  int ViaDouble = -1; // without Float: the float variants are computed with
+                      // the double ones, in this VectorMathViaDouble slot
 };
 
 // The functions mapped. Left out: sincos (two results through pointers,
@@ -34,7 +37,8 @@ struct MathFunction {
 // float; the limit is 2). A function whose vector form misses the OpenCL C
 // full-profile limit for one type has that type switched off: float log
 // (3.9 ULPs in conformance/math, limit 3), exp10 (3.7) and log10 (3.2, in
-// tests/unit/compiler/vector_math_test.cpp).
+// tests/unit/compiler/vector_math_test.cpp); those three have float
+// variants of our own, through their double variants.
 constexpr MathFunction Functions[] = {
     {"sin", 1, true, true, true},    {"cos", 1, true, true, true},
     {"tan", 1, true, true, true},    {"asin", 1, true, true, true},
@@ -43,9 +47,9 @@ constexpr MathFunction Functions[] = {
     {"cosh", 1, true, true, true},   {"tanh", 1, true, true, true},
     {"asinh", 1, false, true, true}, {"acosh", 1, false, true, true},
     {"atanh", 1, false, true, true}, {"exp", 1, true, true, true},
-    {"exp2", 1, true, true, true},   {"exp10", 1, true, false, true},
-    {"expm1", 1, false, true, true}, {"log", 1, true, false, true},
-    {"log2", 1, true, true, true},   {"log10", 1, true, false, true},
+    {"exp2", 1, true, true, true},   {"exp10", 1, true, false, true, 2},
+    {"expm1", 1, false, true, true}, {"log", 1, true, false, true, 0},
+    {"log2", 1, true, true, true},   {"log10", 1, true, false, true, 1},
     {"log1p", 1, false, true, true}, {"pow", 2, true, true, true},
     {"hypot", 2, false, true, true}, {"erf", 1, false, true, true},
     {"erfc", 1, false, true, true},
@@ -100,14 +104,25 @@ std::vector<VectorVariant> computeVariants(const HostTarget &Host) {
   for (const VectorISA &ISA : vectorISAs(Host)) {
     for (const MathFunction &F : Functions) {
       for (bool IsFloat : {true, false}) {
-        if (IsFloat ? !F.Float : !F.Double)
+        bool ViaDouble = IsFloat && !F.Float && F.ViaDouble >= 0;
+        if (IsFloat ? !F.Float && !ViaDouble : !F.Double)
           continue;
         unsigned Lanes = IsFloat ? ISA.FloatLanes : ISA.DoubleLanes;
         std::string Args(F.Arity, 'v');
         std::string Scalar = std::string(F.Name) + (IsFloat ? "f" : "");
         std::string Vector = std::string("_ZGV") + ISA.Letter + "N" +
                              std::to_string(Lanes) + Args + "_" + Scalar;
-        void *Address = dlsym(Library, Vector.c_str());
+        void *Address = nullptr;
+        if (ViaDouble) {
+          std::string DoubleVariant = std::string("_ZGV") + ISA.Letter + "N" +
+                                      std::to_string(ISA.DoubleLanes) + Args +
+                                      "_" + F.Name;
+          Vector = "kc_via_double_" + Vector;
+          Address = floatVariantViaDouble(
+              F.ViaDouble, Lanes, dlsym(Library, DoubleVariant.c_str()));
+        } else {
+          Address = dlsym(Library, Vector.c_str());
+        }
         if (!Address)
           continue;
         std::string Prefix = "_ZGV_LLVM_N" + std::to_string(Lanes) + Args;
