@@ -3,6 +3,7 @@
 
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
+#include "CodeGen/VectorMath.h"
 #include "Support/Embedded.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -108,6 +109,9 @@ std::string cacheKey(const ModuleImpl &Executable, const HostTarget &Host) {
   return digestKey(
       {Executable.bitcode(), Executable.options(), buildIdentity(),
        LLVM_VERSION_STRING, Host.Triple, Host.CPU, Host.Features,
+       // The math functions the code may call in vector form (none when
+       // libmvec cannot be opened): the same bitcode compiles to other calls.
+       vectorMathIdentity(Host),
        llvm::toStringRef(llvm::ArrayRef<uint8_t>(builtinLibraryDigest()))});
 }
 

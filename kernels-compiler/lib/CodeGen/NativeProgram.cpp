@@ -10,6 +10,7 @@
 #include "Builtins/BuiltinLibrary.h"
 #include "Cache/ObjectCache.h"
 #include "CodeGen/CodeGen.h"
+#include "CodeGen/VectorMath.h"
 #include "Frontend/BuildOptions.h"
 #include "Passes/WorkGroupABI.h"
 #include "Support/LLVMSetup.h"
@@ -59,14 +60,20 @@ std::unique_ptr<llvm::orc::LLJIT> createJIT(const HostTarget &Host,
     Error = llvm::toString(JIT.takeError());
     return nullptr;
   }
-  // The host library functions, at their addresses in this process.
+  // The host library functions and the vector variants of the math
+  // functions, at their addresses in this process.
   llvm::orc::SymbolMap Symbols;
   llvm::orc::MangleAndInterner Mangle((*JIT)->getExecutionSession(),
                                       (*JIT)->getDataLayout());
-  for (const auto &[Name, Address] : hostLibrarySymbols())
+  auto Define = [&](const std::string &Name, void *Address) {
     Symbols[Mangle(Name)] = {llvm::orc::ExecutorAddr::fromPtr(Address),
                              llvm::JITSymbolFlags::Exported |
                                  llvm::JITSymbolFlags::Callable};
+  };
+  for (const auto &[Name, Address] : hostLibrarySymbols())
+    Define(Name, Address);
+  for (const auto &[Name, Address] : vectorMathSymbols(Host))
+    Define(Name, Address);
   if (llvm::Error E = (*JIT)->getMainJITDylib().define(
           llvm::orc::absoluteSymbols(std::move(Symbols)))) {
     Error = llvm::toString(std::move(E));

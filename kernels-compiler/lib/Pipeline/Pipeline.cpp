@@ -6,6 +6,8 @@
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/CodeGen/ReplaceWithVeclib.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -23,9 +25,15 @@ namespace kc {
 
 namespace {
 
-// The analysis managers a pipeline runs with, cross-registered.
+// The analysis managers a pipeline runs with, cross-registered. With TLII,
+// the target library information is that one (vector variants included)
+// instead of the triple's default.
 struct Analyses {
-  explicit Analyses(llvm::TargetMachine *TM = nullptr) : PB(TM) {
+  explicit Analyses(llvm::TargetMachine *TM = nullptr,
+                    const llvm::TargetLibraryInfoImpl *TLII = nullptr)
+      : PB(TM) {
+    if (TLII)
+      FAM.registerPass([TLII] { return llvm::TargetLibraryAnalysis(*TLII); });
     PB.registerModuleAnalyses(MAM);
     PB.registerCGSCCAnalyses(CGAM);
     PB.registerFunctionAnalyses(FAM);
@@ -131,8 +139,17 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
 }
 
 void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
+                        const llvm::TargetLibraryInfoImpl &TLII,
                         bool OptDisable) {
-  Analyses A(&TM);
+  Analyses A(&TM, &TLII);
+  // Vector intrinsics the vectorizer kept or the source had (llvm.exp.v8f32)
+  // become calls to the vector variants TLII knows, rather than being split
+  // into scalar calls by code generation.
+  A.PB.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+        MPM.addPass(
+            llvm::createModuleToFunctionPassAdaptor(llvm::ReplaceWithVeclib()));
+      });
   llvm::ModulePassManager MPM =
       OptDisable
           ? A.PB.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)

@@ -6,6 +6,7 @@
 namespace llvm {
 class Module;
 class StringRef;
+class TargetLibraryInfoImpl;
 class TargetMachine;
 } // namespace llvm
 
@@ -30,8 +31,10 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
                      std::string &Error);
 
 // Before code generation for TM: O3 (vectorization across work-items
-// included), or O0 with OptDisable.
+// included, math calls to the vector variants TLII lists), or O0 with
+// OptDisable.
 void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
+                        const llvm::TargetLibraryInfoImpl &TLII,
                         bool OptDisable);
 
 } // namespace kc

@@ -110,7 +110,10 @@ TEST_CASE("math functions, float and double, scalar and vector", "[compiler][bui
             double Want = F.Ref(static_cast<double>(X[I]));
             INFO("x = " << X[I]);
             CHECK(ulpDistance(Out[I], static_cast<float>(Want)) <= F.FloatUlps);
-            CHECK(ulpDistance(VOut[I], Out[I]) == 0);
+            // The vector form meets the same limit; it need not match the
+            // scalar form bit for bit (each may call a different libmvec
+            // variant, or libm).
+            CHECK(ulpDistance(VOut[I], static_cast<float>(Want)) <= F.FloatUlps);
             CHECK(std::abs(DOut[I] - Want) <= 1e-13 * std::max(1.0, std::abs(Want)));
         }
     }
