@@ -77,8 +77,9 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return out.scalar<size_t>(images ? d.image_max_buffer_size : 0);
     case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(images ? d.image_max_array_size : 0);
     case CL_DEVICE_MAX_SAMPLERS: return out.scalar<cl_uint>(images ? d.max_samplers : 0);
-    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return out.scalar<cl_uint>(images ? 1 : 0);
-    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return out.scalar<cl_uint>(images ? 1 : 0);
+    // Both concern 2D images of buffers, which usmcl does not offer: 0.
+    case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return out.scalar<cl_uint>(0);
+    case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_MAX_PIPE_ARGS: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PIPE_MAX_PACKET_SIZE: return out.scalar<cl_uint>(0);

@@ -40,6 +40,14 @@ TEST_CASE("the device reports images and the full profile's limits") {
     cl_uint samplers = 0;
     REQUIRE_OK(clGetDeviceInfo(id, CL_DEVICE_MAX_SAMPLERS, sizeof samplers, &samplers, nullptr));
     CHECK(samplers >= 16);
+    // No 2D images of buffers (cl_khr_image2d_from_buffer): their alignments are 0.
+    cl_uint alignment = 1;
+    REQUIRE_OK(clGetDeviceInfo(id, CL_DEVICE_IMAGE_PITCH_ALIGNMENT, sizeof alignment, &alignment,
+                               nullptr));
+    CHECK(alignment == 0);
+    REQUIRE_OK(clGetDeviceInfo(id, CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, sizeof alignment,
+                               &alignment, nullptr));
+    CHECK(alignment == 0);
 }
 
 TEST_CASE("clGetSupportedImageFormats lists the minimum formats for every type and access") {
