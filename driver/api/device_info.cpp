@@ -66,7 +66,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_IMAGE_SUPPORT: return out.boolean(caps::image_support);
     case CL_DEVICE_MAX_READ_IMAGE_ARGS: return out.scalar<cl_uint>(images ? d.max_read_image_args : 0);
     case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(images ? d.max_write_image_args : 0);
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(0);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(caps::read_write_images ? d.max_read_write_image_args : 0);
     case CL_DEVICE_IL_VERSION: return out.string(core::il_version_string());
     case CL_DEVICE_ILS_WITH_VERSION: return out.name_versions(core::il_versions());
     case CL_DEVICE_IMAGE2D_MAX_WIDTH: return out.scalar<size_t>(images ? d.image2d_max_width : 0);

@@ -282,14 +282,14 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
         USMCL_CHECK(known_image_type(image_type), CL_INVALID_VALUE,
                     "image_type is not an image type");
         USMCL_CHECK(!(num_entries == 0 && image_formats), CL_INVALID_VALUE, "num_entries is 0");
-        // Every format works with every image type, read or written by a
-        // kernel; none is read and written by one kernel
-        // (CL_MEM_KERNEL_READ_AND_WRITE: usmcl has no read-write image
-        // arguments).
+        // Every format works with every image type, read, written, or
+        // both by one kernel (CL_MEM_KERNEL_READ_AND_WRITE, with read-write
+        // image arguments).
         const bool read_and_write = flags & CL_MEM_KERNEL_READ_AND_WRITE;
-        const auto formats = core::capabilities::image_support && !read_and_write
-                                 ? core::supported_formats()
-                                 : std::span<const cl_image_format>{};
+        const bool offered = core::capabilities::image_support &&
+                             (!read_and_write || core::capabilities::read_write_images);
+        const auto formats =
+            offered ? core::supported_formats() : std::span<const cl_image_format>{};
         if (image_formats)
             for (size_t i = 0; i < formats.size() && i < num_entries; ++i)
                 image_formats[i] = formats[i];

@@ -56,6 +56,7 @@ struct DeviceDescription {
     size_t image_max_array_size = 2048;
     cl_uint max_read_image_args = 128;
     cl_uint max_write_image_args = 64;
+    cl_uint max_read_write_image_args = 64;
     cl_uint max_samplers = 16;
 };
 

@@ -441,13 +441,23 @@ static int4 toI4_i4(int4 C) { return C; }
 
 FOR_SAMPLED_IMAGES(SAMPLED_READS)
 
-// 1D buffer images: sampler-less reads only.
-READ_PLAIN(readf, "_Z11read_imagef", float, texelF, 1db, IMG_1DB("ro"), int,
-           "i", 1, false)
-READ_PLAIN(readi, "_Z11read_imagei", int, texelI, 1db, IMG_1DB("ro"), int, "i",
-           1, false)
-READ_PLAIN(readui, "_Z12read_imageui", uint, texelI, 1db, IMG_1DB("ro"), int,
-           "i", 1, false)
+// Sampler-less reads only: 1D buffer images, and read-write images of
+// every type (__opencl_c_read_write_images).
+#define PLAIN_READS(Id, Img, IT, IM, Dims, Array)                              \
+  READ_PLAIN(readf, "_Z11read_imagef", float, texelF, Id, Img, IT, IM, Dims,   \
+             Array)                                                            \
+  READ_PLAIN(readi, "_Z11read_imagei", int, texelI, Id, Img, IT, IM, Dims,     \
+             Array)                                                            \
+  READ_PLAIN(readui, "_Z12read_imageui", uint, texelI, Id, Img, IT, IM, Dims,  \
+             Array)
+
+PLAIN_READS(1db, IMG_1DB("ro"), int, "i", 1, false)
+PLAIN_READS(1d_rw, IMG_1D("rw"), int, "i", 1, false)
+PLAIN_READS(1db_rw, IMG_1DB("rw"), int, "i", 1, false)
+PLAIN_READS(1da_rw, IMG_1DA("rw"), int2, "Dv2_i", 1, true)
+PLAIN_READS(2d_rw, IMG_2D("rw"), int2, "Dv2_i", 2, false)
+PLAIN_READS(2da_rw, IMG_2DA("rw"), int4, "Dv4_i", 2, true)
+PLAIN_READS(3d_rw, IMG_3D("rw"), int4, "Dv4_i", 3, false)
 
 // --- writes: outside the image nothing is written.
 
@@ -503,8 +513,15 @@ WRITES(2d, IMG_2D("wo"), int2, "Dv2_i", "Dv4_i", 2, false)
 WRITES(2da, IMG_2DA("wo"), int4, "Dv4_i", "S0_", 2, true)
 // cl_khr_3d_image_writes.
 WRITES(3d, IMG_3D("wo"), int4, "Dv4_i", "S0_", 3, false)
+// Read-write images.
+WRITES(1d_rw, IMG_1D("rw"), int, "i", "Dv4_i", 1, false)
+WRITES(1db_rw, IMG_1DB("rw"), int, "i", "Dv4_i", 1, false)
+WRITES(1da_rw, IMG_1DA("rw"), int2, "Dv2_i", "Dv4_i", 1, true)
+WRITES(2d_rw, IMG_2D("rw"), int2, "Dv2_i", "Dv4_i", 2, false)
+WRITES(2da_rw, IMG_2DA("rw"), int4, "Dv4_i", "S0_", 2, true)
+WRITES(3d_rw, IMG_3D("rw"), int4, "Dv4_i", "S0_", 3, false)
 
-// --- queries, for read-only and write-only images of every type.
+// --- queries, for read-only, write-only and read-write images of every type.
 
 #define QUERY(Name, Mangled, R, Id, Img, Expr)                                 \
   R __kc_##Name##_##Id(ImageDesc D) __asm__(Mangled Img);                      \
@@ -522,13 +539,21 @@ WRITES(3d, IMG_3D("wo"), int4, "Dv4_i", "S0_", 3, false)
   X(Name, Mangled, R, 2da_ro, IMG_2DA("ro"), Expr)                             \
   X(Name, Mangled, R, 2da_wo, IMG_2DA("wo"), Expr)                             \
   X(Name, Mangled, R, 3d_ro, IMG_3D("ro"), Expr)                               \
-  X(Name, Mangled, R, 3d_wo, IMG_3D("wo"), Expr)
+  X(Name, Mangled, R, 3d_wo, IMG_3D("wo"), Expr)                               \
+  X(Name, Mangled, R, 1d_rw, IMG_1D("rw"), Expr)                               \
+  X(Name, Mangled, R, 1db_rw, IMG_1DB("rw"), Expr)                             \
+  X(Name, Mangled, R, 1da_rw, IMG_1DA("rw"), Expr)                             \
+  X(Name, Mangled, R, 2d_rw, IMG_2D("rw"), Expr)                               \
+  X(Name, Mangled, R, 2da_rw, IMG_2DA("rw"), Expr)                             \
+  X(Name, Mangled, R, 3d_rw, IMG_3D("rw"), Expr)
 
 #define TWO_D_IMAGES(X, Name, Mangled, R, Expr)                                \
   X(Name, Mangled, R, 2d_ro, IMG_2D("ro"), Expr)                               \
   X(Name, Mangled, R, 2d_wo, IMG_2D("wo"), Expr)                               \
   X(Name, Mangled, R, 2da_ro, IMG_2DA("ro"), Expr)                             \
-  X(Name, Mangled, R, 2da_wo, IMG_2DA("wo"), Expr)
+  X(Name, Mangled, R, 2da_wo, IMG_2DA("wo"), Expr)                             \
+  X(Name, Mangled, R, 2d_rw, IMG_2D("rw"), Expr)                               \
+  X(Name, Mangled, R, 2da_rw, IMG_2DA("rw"), Expr)
 
 EVERY_IMAGE(QUERY, width, "_Z15get_image_width", int, (int)D->Width)
 EVERY_IMAGE(QUERY, order, "_Z23get_image_channel_order", int,
@@ -538,22 +563,24 @@ EVERY_IMAGE(QUERY, type, "_Z27get_image_channel_data_type", int,
 TWO_D_IMAGES(QUERY, height, "_Z16get_image_height", int, (int)D->Height)
 TWO_D_IMAGES(QUERY, dim, "_Z13get_image_dim", int2,
              (int2)((int)D->Width, (int)D->Height))
-QUERY(height, "_Z16get_image_height", int, 3d_ro, IMG_3D("ro"), (int)D->Height)
-QUERY(height, "_Z16get_image_height", int, 3d_wo, IMG_3D("wo"), (int)D->Height)
-QUERY(depth, "_Z15get_image_depth", int, 3d_ro, IMG_3D("ro"), (int)D->Depth)
-QUERY(depth, "_Z15get_image_depth", int, 3d_wo, IMG_3D("wo"), (int)D->Depth)
-QUERY(dim, "_Z13get_image_dim", int4, 3d_ro, IMG_3D("ro"),
-      (int4)((int)D->Width, (int)D->Height, (int)D->Depth, 0))
-QUERY(dim, "_Z13get_image_dim", int4, 3d_wo, IMG_3D("wo"),
-      (int4)((int)D->Width, (int)D->Height, (int)D->Depth, 0))
-QUERY(array, "_Z20get_image_array_size", size_t, 1da_ro, IMG_1DA("ro"),
-      (size_t)D->ArraySize)
-QUERY(array, "_Z20get_image_array_size", size_t, 1da_wo, IMG_1DA("wo"),
-      (size_t)D->ArraySize)
-QUERY(array, "_Z20get_image_array_size", size_t, 2da_ro, IMG_2DA("ro"),
-      (size_t)D->ArraySize)
-QUERY(array, "_Z20get_image_array_size", size_t, 2da_wo, IMG_2DA("wo"),
-      (size_t)D->ArraySize)
+#define THREE_D_QUERIES(Id, Img)                                               \
+  QUERY(height, "_Z16get_image_height", int, Id, Img, (int)D->Height)          \
+  QUERY(depth, "_Z15get_image_depth", int, Id, Img, (int)D->Depth)             \
+  QUERY(dim, "_Z13get_image_dim", int4, Id, Img,                               \
+        (int4)((int)D->Width, (int)D->Height, (int)D->Depth, 0))
+THREE_D_QUERIES(3d_ro, IMG_3D("ro"))
+THREE_D_QUERIES(3d_wo, IMG_3D("wo"))
+THREE_D_QUERIES(3d_rw, IMG_3D("rw"))
+
+#define ARRAY_QUERY(Id, Img)                                                   \
+  QUERY(array, "_Z20get_image_array_size", size_t, Id, Img,                    \
+        (size_t)D->ArraySize)
+ARRAY_QUERY(1da_ro, IMG_1DA("ro"))
+ARRAY_QUERY(1da_wo, IMG_1DA("wo"))
+ARRAY_QUERY(1da_rw, IMG_1DA("rw"))
+ARRAY_QUERY(2da_ro, IMG_2DA("ro"))
+ARRAY_QUERY(2da_wo, IMG_2DA("wo"))
+ARRAY_QUERY(2da_rw, IMG_2DA("rw"))
 
 // Sampler constants of the program (Clang calls this for every sampler_t
 // initializer on targets other than SPIR): the bits are the sampler.

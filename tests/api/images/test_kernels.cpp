@@ -558,3 +558,47 @@ kernel void args(read_only image2d_t in, write_only image2d_t out, sampler_t s,
     REQUIRE_OK(clGetKernelArgInfo(q.get(), 2, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, nullptr));
     CHECK(std::string(name) == "sampler_t");
 }
+
+TEST_CASE("OpenCL C 3.0: read_write images and samplers") {
+    KernelFixture f(R"CLC(
+kernel void bump(read_write image2d_t img, read_only image3d_t cube, sampler_t s) {
+    int2 p = (int2)(get_global_id(0), get_global_id(1));
+    uint4 v = read_imageui(img, p);
+    float4 c = read_imagef(cube, s, (float4)(p.x, p.y, 1, 0));
+    write_imageui(img, p, v + (uint4)(1, 2, (uint)c.x, get_image_width(img)));
+}
+)CLC",
+                    "-cl-std=CL3.0");
+    std::vector<std::uint32_t> texels(3 * 2 * 4);
+    for (size_t i = 0; i < texels.size(); ++i)
+        texels[i] = static_cast<std::uint32_t>(i);
+    MemPtr img =
+        make_image(f.ctx(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, {CL_RGBA, CL_UNSIGNED_INT32},
+                   describe(CL_MEM_OBJECT_IMAGE2D, 3, 2), texels.data());
+    std::vector<Float4> cube_texels(3 * 2 * 2);
+    for (size_t i = 0; i < cube_texels.size(); ++i)
+        cube_texels[i] = {static_cast<float>(100 + i), 0, 0, 1};
+    MemPtr cube = make_image(f.ctx(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, rgba_float,
+                             describe(CL_MEM_OBJECT_IMAGE3D, 3, 2, 2), cube_texels.data());
+    SamplerPtr sampler = make_sampler(f.ctx(), CL_FALSE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST);
+    KernelPtr k = f.kernel("bump");
+    set_arg(k.get(), 0, img.get());
+    set_arg(k.get(), 1, cube.get());
+    set_arg(k.get(), 2, sampler.get());
+    const size_t global[2] = {3, 2};
+    REQUIRE_OK(
+        clEnqueueNDRangeKernel(f.q(), k.get(), 2, nullptr, global, nullptr, 0, nullptr, nullptr));
+    std::vector<std::uint32_t> got(texels.size());
+    const size_t zero[3] = {0, 0, 0};
+    const size_t region[3] = {3, 2, 1};
+    REQUIRE_OK(clEnqueueReadImage(f.q(), img.get(), CL_TRUE, zero, region, 0, 0, got.data(), 0,
+                                  nullptr, nullptr));
+    for (size_t y = 0; y < 2; ++y)
+        for (size_t x = 0; x < 3; ++x) {
+            const size_t t = (y * 3 + x) * 4;
+            CHECK(got[t] == texels[t] + 1);
+            CHECK(got[t + 1] == texels[t + 1] + 2);
+            CHECK(got[t + 2] == texels[t + 2] + 100 + (1 * 2 + y) * 3 + x);
+            CHECK(got[t + 3] == texels[t + 3] + 3);
+        }
+}
