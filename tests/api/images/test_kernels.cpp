@@ -602,3 +602,93 @@ kernel void bump(read_write image2d_t img, read_only image3d_t cube, sampler_t s
             CHECK(got[t + 3] == texels[t + 3] + 3);
         }
 }
+
+TEST_CASE("2D array reads with every sampler mode match the host model per layer") {
+    KernelFixture f(R"CLC(
+kernel void read2da(read_only image2d_array_t img, sampler_t s, global const float4* coords,
+                    global float4* out) {
+    size_t i = get_global_id(0);
+    out[i] = read_imagef(img, s, coords[i]);
+}
+kernel void read_int(read_only image2d_t img, sampler_t s, global const int2* coords,
+                     global float4* out) {
+    size_t i = get_global_id(0);
+    out[i] = read_imagef(img, s, coords[i]);
+}
+)CLC");
+    constexpr size_t width = 4, height = 3, layers = 3;
+    const HostImage all = random_host_image(width, height, layers, 11);
+    MemPtr image = make_image(f.ctx(), CL_MEM_COPY_HOST_PTR, rgba_float,
+                              describe(CL_MEM_OBJECT_IMAGE2D_ARRAY, width, height, 0, layers),
+                              const_cast<Float4*>(all.texels.data()));
+    KernelPtr kernel = f.kernel("read2da");
+    for (const Mode& mode : every_mode()) {
+        if (mode.addressing == CL_ADDRESS_NONE)
+            continue;
+        INFO("normalized " << mode.normalized << " addressing 0x" << std::hex << mode.addressing
+                           << " filter 0x" << mode.filter);
+        const auto xs = probe_coordinates(width, mode.normalized);
+        const auto ys = probe_coordinates(height, mode.normalized);
+        const float layer_coords[] = {-1.0f, 0.4f, 1.5f, 2.6f, 9.0f};
+        std::vector<Float4> coords;
+        for (size_t i = 0; i < xs.size(); ++i)
+            for (size_t j = 0; j < ys.size(); ++j)
+                coords.push_back({xs[i], ys[j], layer_coords[(i + j) % 5], 0});
+        MemPtr in = make_buffer(f.ctx(), coords.size() * 16, coords.data());
+        MemPtr out = make_buffer(f.ctx(), coords.size() * 16);
+        SamplerPtr sampler = make_sampler(f.ctx(), mode.normalized, mode.addressing, mode.filter);
+        set_arg(kernel.get(), 0, image.get());
+        set_arg(kernel.get(), 1, sampler.get());
+        set_arg(kernel.get(), 2, in.get());
+        set_arg(kernel.get(), 3, out.get());
+        run(f.q(), kernel.get(), coords.size());
+        const auto got = read_buffer<Float4>(f.q(), out.get(), coords.size());
+        const HostSampler model{mode.normalized == CL_TRUE, mode.addressing, mode.filter};
+        for (size_t i = 0; i < coords.size(); ++i) {
+            // The layer: rounded to nearest even, clamped; not filtered.
+            const long layer =
+                std::clamp(static_cast<long>(std::rint(coords[i][2])), 0L, long{layers} - 1);
+            HostImage slice;
+            slice.width = width;
+            slice.height = height;
+            slice.texels.assign(all.texels.begin() + static_cast<long>(layer * width * height),
+                                all.texels.begin() +
+                                    static_cast<long>((layer + 1) * width * height));
+            const Float4 want = sample(slice, model, 2, {coords[i][0], coords[i][1], 0});
+            INFO("coordinate (" << coords[i][0] << ", " << coords[i][1] << ", " << coords[i][2]
+                                << ")");
+            for (int c = 0; c < 4; ++c)
+                CHECK(close(got[i][c], want[c]));
+        }
+    }
+
+    // Integer coordinates with a sampler: the clamping modes apply.
+    const HostImage flat = random_host_image(width, height, 1, 12);
+    MemPtr image2d = make_image(f.ctx(), CL_MEM_COPY_HOST_PTR, rgba_float,
+                                describe(CL_MEM_OBJECT_IMAGE2D, width, height),
+                                const_cast<Float4*>(flat.texels.data()));
+    KernelPtr ints = f.kernel("read_int");
+    const std::array<std::int32_t, 2> coords[] = {{-3, 1}, {2, 2}, {4, 0}, {1, -1}, {9, 9}};
+    MemPtr in = make_buffer(f.ctx(), sizeof coords, coords);
+    MemPtr out = make_buffer(f.ctx(), 5 * 16);
+    for (cl_addressing_mode mode : {CL_ADDRESS_CLAMP_TO_EDGE, CL_ADDRESS_CLAMP}) {
+        INFO("addressing 0x" << std::hex << mode);
+        SamplerPtr sampler = make_sampler(f.ctx(), CL_FALSE, mode, CL_FILTER_NEAREST);
+        set_arg(ints.get(), 0, image2d.get());
+        set_arg(ints.get(), 1, sampler.get());
+        set_arg(ints.get(), 2, in.get());
+        set_arg(ints.get(), 3, out.get());
+        run(f.q(), ints.get(), 5);
+        const auto got = read_buffer<Float4>(f.q(), out.get(), 5);
+        for (size_t i = 0; i < 5; ++i) {
+            long x = coords[i][0], y = coords[i][1];
+            if (mode == CL_ADDRESS_CLAMP_TO_EDGE) {
+                x = std::clamp(x, 0L, long{width} - 1);
+                y = std::clamp(y, 0L, long{height} - 1);
+            }
+            const Float4 want = flat.at(x, y, 0);
+            for (int c = 0; c < 4; ++c)
+                CHECK(got[i][c] == want[c]);
+        }
+    }
+}
