@@ -52,7 +52,7 @@ Result<cl_mem> create_sub_buffer(cl_mem buffer, cl_mem_flags flags,
                                  const void* buffer_create_info) {
     core::MemObject* parent = core::MemObject::from_handle(buffer);
     // CL_INVALID_MEM_OBJECT if buffer is not a buffer or is a sub-buffer.
-    if (!parent || parent->parent())
+    if (!parent || parent->parent() || parent->image())
         return Status(CL_INVALID_MEM_OBJECT, "not a buffer, or a sub-buffer");
     Result<cl_mem_flags> merged = sub_buffer_flags(parent->flags(), flags);
     if (!merged.ok())
@@ -137,9 +137,9 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
         core::MemObject* object = core::MemObject::from_handle(memobj);
         USMCL_CHECK(object, CL_INVALID_MEM_OBJECT, "not a memory object");
         InfoWriter out(param_value_size, param_value, param_value_size_ret);
-        core::MemObject* parent = object->parent();
+        core::MemObject* associated = object->associated();
         switch (param_name) {
-        case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(CL_MEM_OBJECT_BUFFER);
+        case CL_MEM_TYPE: return out.scalar<cl_mem_object_type>(object->type());
         case CL_MEM_FLAGS: return out.scalar<cl_mem_flags>(object->flags());
         case CL_MEM_SIZE: return out.scalar<size_t>(object->size());
         case CL_MEM_HOST_PTR: return out.scalar<void*>(object->host_ptr());
@@ -147,8 +147,8 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
         case CL_MEM_REFERENCE_COUNT: return out.scalar<cl_uint>(object->api_reference_count());
         case CL_MEM_CONTEXT: return out.scalar<cl_context>(object->context().handle());
         case CL_MEM_ASSOCIATED_MEMOBJECT:
-            return out.scalar<cl_mem>(parent ? parent->handle() : nullptr);
-        case CL_MEM_OFFSET: return out.scalar<size_t>(object->offset());
+            return out.scalar<cl_mem>(associated ? associated->handle() : nullptr);
+        case CL_MEM_OFFSET: return out.scalar<size_t>(object->image() ? 0 : object->offset());
         case CL_MEM_USES_SVM_POINTER: return out.boolean(false);
         case CL_MEM_PROPERTIES: return out.array(object->properties());
         default: return {CL_INVALID_VALUE, "unknown cl_mem_info"};

@@ -36,6 +36,8 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     const core::DeviceDescription& d = device.description();
     const auto& vectors = d.preferred_vector_widths;
     const auto& natives = d.native_vector_widths;
+    // The image limits, or 0s for a device without images.
+    constexpr bool images = caps::image_support;
     // clang-format off
     switch (param) {
     case CL_DEVICE_TYPE: return out.scalar<cl_device_type>(CL_DEVICE_TYPE_CPU);
@@ -62,19 +64,20 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_ADDRESS_BITS: return out.scalar<cl_uint>(sizeof(void*) * 8);
     case CL_DEVICE_MAX_MEM_ALLOC_SIZE: return out.scalar<cl_ulong>(d.max_mem_alloc_size);
     case CL_DEVICE_IMAGE_SUPPORT: return out.boolean(caps::image_support);
-    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return out.scalar<cl_uint>(0);
-    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(0);
-    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(0);
+    case CL_DEVICE_MAX_READ_IMAGE_ARGS: return out.scalar<cl_uint>(images ? d.max_read_image_args : 0);
+    case CL_DEVICE_MAX_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(images ? d.max_write_image_args : 0);
+    case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS: return out.scalar<cl_uint>(caps::read_write_images ? d.max_read_write_image_args : 0);
     case CL_DEVICE_IL_VERSION: return out.string(core::il_version_string());
     case CL_DEVICE_ILS_WITH_VERSION: return out.name_versions(core::il_versions());
-    case CL_DEVICE_IMAGE2D_MAX_WIDTH: return out.scalar<size_t>(0);
-    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return out.scalar<size_t>(0);
-    case CL_DEVICE_IMAGE3D_MAX_WIDTH: return out.scalar<size_t>(0);
-    case CL_DEVICE_IMAGE3D_MAX_HEIGHT: return out.scalar<size_t>(0);
-    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return out.scalar<size_t>(0);
-    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return out.scalar<size_t>(0);
-    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(0);
-    case CL_DEVICE_MAX_SAMPLERS: return out.scalar<cl_uint>(0);
+    case CL_DEVICE_IMAGE2D_MAX_WIDTH: return out.scalar<size_t>(images ? d.image2d_max_width : 0);
+    case CL_DEVICE_IMAGE2D_MAX_HEIGHT: return out.scalar<size_t>(images ? d.image2d_max_height : 0);
+    case CL_DEVICE_IMAGE3D_MAX_WIDTH: return out.scalar<size_t>(images ? d.image3d_max_width : 0);
+    case CL_DEVICE_IMAGE3D_MAX_HEIGHT: return out.scalar<size_t>(images ? d.image3d_max_height : 0);
+    case CL_DEVICE_IMAGE3D_MAX_DEPTH: return out.scalar<size_t>(images ? d.image3d_max_depth : 0);
+    case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE: return out.scalar<size_t>(images ? d.image_max_buffer_size : 0);
+    case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE: return out.scalar<size_t>(images ? d.image_max_array_size : 0);
+    case CL_DEVICE_MAX_SAMPLERS: return out.scalar<cl_uint>(images ? d.max_samplers : 0);
+    // Both concern 2D images of buffers, which usmcl does not offer: 0.
     case CL_DEVICE_IMAGE_PITCH_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_MAX_PIPE_ARGS: return out.scalar<cl_uint>(0);

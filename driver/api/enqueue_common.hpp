@@ -33,12 +33,24 @@ inline bool valid_pattern_size(size_t pattern_size) {
     return pattern_size != 0 && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
 }
 
-// A memory object used by a command of queue: CL_INVALID_MEM_OBJECT if not
-// a buffer, CL_INVALID_CONTEXT if of another context.
-inline Result<core::MemObject*> buffer_for(const core::CommandQueue& queue, cl_mem handle) {
+// A memory object (buffer or image) used by a command of queue:
+// CL_INVALID_MEM_OBJECT if not a memory object, CL_INVALID_CONTEXT if of
+// another context.
+inline Result<core::MemObject*> mem_object_for(const core::CommandQueue& queue, cl_mem handle) {
     core::MemObject* mem = core::MemObject::from_handle(handle);
     if (!mem)
         return Status(CL_INVALID_MEM_OBJECT, "not a memory object");
+    if (&mem->context() != &queue.context())
+        return Status(CL_INVALID_CONTEXT, "the memory object is of another context");
+    return mem;
+}
+
+// A buffer used by a command of queue: CL_INVALID_MEM_OBJECT if not a
+// buffer, CL_INVALID_CONTEXT if of another context.
+inline Result<core::MemObject*> buffer_for(const core::CommandQueue& queue, cl_mem handle) {
+    core::MemObject* mem = core::MemObject::from_handle(handle);
+    if (!mem || mem->image())
+        return Status(CL_INVALID_MEM_OBJECT, "not a buffer");
     if (&mem->context() != &queue.context())
         return Status(CL_INVALID_CONTEXT, "the memory object is of another context");
     return mem;

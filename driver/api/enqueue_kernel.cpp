@@ -115,6 +115,9 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     size_t local_bytes = info.StaticLocalMemSize;
     std::vector<core::CommandQueue::MemoryUse> uses;
     std::vector<size_t> buffer_slots;
+    // Per use: the image whose descriptor the slot gets, or null for a buffer.
+    std::vector<const core::ImageDescription*> slot_images;
+    size_t image_count = 0;
     // The USM allocations the command may use, for clMemBlockingFreeINTEL.
     std::vector<const void*> usm_pointers = std::move(snapshot.usm_pointers);
     for (size_t i = 0; i < info.Args.size(); ++i) {
@@ -133,9 +136,14 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             // Read-only arguments need no write-back. A write-only argument
             // is never read, but the kernel may leave bytes of it alone, so
             // its old content must still be in place: read_write.
-            const Access access = arg.ReadOnly ? Access::read : Access::read_write;
+            const bool image = arg.Kind == kc::ArgKind::Image;
+            const bool read_only =
+                image ? arg.AccessQualifier == kc::ArgAccessReadOnly : arg.ReadOnly;
+            const Access access = read_only ? Access::read : Access::read_write;
             uses.push_back({value.mem.get(), 0, value.mem->size(), access});
             buffer_slots.push_back(arg.Offset);
+            slot_images.push_back(image ? value.mem->image() : nullptr);
+            image_count += image ? 1 : 0;
         }
     }
     USMCL_CHECK(local_bytes <= d.local_mem_size, CL_OUT_OF_RESOURCES,
@@ -146,9 +154,19 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
                 "no executable of the kernel's program for the queue's device");
     runtime::ThreadPool* pool = &queue.device().pool();
     auto make_work = [&](std::span<std::byte* const> addresses) -> core::Event::Work {
-        for (size_t i = 0; i < buffer_slots.size(); ++i)
-            std::memcpy(snapshot.buffer.data() + buffer_slots[i], &addresses[i], sizeof(void*));
-        return [function, pool, range, local_bytes, empty,
+        // Image arguments point to descriptors the command owns (shared:
+        // the work may be copied, the descriptors must stay in place).
+        auto descriptors = std::make_shared<std::vector<KcImageDescriptor>>();
+        descriptors->reserve(image_count);
+        for (size_t i = 0; i < buffer_slots.size(); ++i) {
+            const void* pointer = addresses[i];
+            if (slot_images[i]) {
+                descriptors->push_back(core::kernel_descriptor(*slot_images[i], addresses[i]));
+                pointer = &descriptors->back();
+            }
+            std::memcpy(snapshot.buffer.data() + buffer_slots[i], &pointer, sizeof(void*));
+        }
+        return [function, pool, range, local_bytes, empty, descriptors = std::move(descriptors),
                 args = std::move(snapshot.buffer)]() -> cl_int {
             if (!empty)
                 runtime::run_ndrange(*pool, function, args.data(), range, local_bytes);

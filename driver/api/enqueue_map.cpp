@@ -70,7 +70,7 @@ Status unmap(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr, cl
              const cl_event* wait_list, cl_event* event) {
     Result<EnqueueTarget> target = enqueue_target(command_queue, num_events, wait_list);
     USMCL_TRY(target.status());
-    Result<core::MemObject*> found = buffer_for(*target->queue, memobj);
+    Result<core::MemObject*> found = mem_object_for(*target->queue, memobj);
     USMCL_TRY(found.status());
     core::MemObject& mem = *found.value();
     // CL_INVALID_VALUE if mapped_ptr was not returned by a map of memobj.
@@ -101,7 +101,7 @@ Status migrate(cl_command_queue command_queue, cl_uint num_mem_objects, const cl
         (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) ? Access::discard : Access::read;
     std::vector<Use> uses;
     for (cl_uint i = 0; i < num_mem_objects; ++i) {
-        Result<core::MemObject*> mem = buffer_for(*target->queue, mem_objects[i]);
+        Result<core::MemObject*> mem = mem_object_for(*target->queue, mem_objects[i]);
         USMCL_TRY(mem.status());
         uses.push_back({mem.value(), 0, mem.value()->size(), access});
     }

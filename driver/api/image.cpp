@@ -1,65 +1,275 @@
-// Image and sampler entry points. Images are optional in OpenCL 3.0 and the
-// usmcl device reports CL_DEVICE_IMAGE_SUPPORT = CL_FALSE, so each entry
-// point checks its arguments and gives the spec's answer for a context
-// whose devices support no images: image and sampler creation fail with
-// CL_INVALID_OPERATION, no image format is supported, and since no image or
-// sampler can exist, every image or sampler argument is invalid.
+// Image entry points: clCreateImage, clCreateImageWithProperties,
+// clCreateImage2D, clCreateImage3D, clGetSupportedImageFormats,
+// clGetImageInfo. The transfer commands are in enqueue_image.cpp, samplers
+// in sampler.cpp.
 #include "api/boundary.hpp"
-#include "api/enqueue_common.hpp"
 #include "api/entrypoints.hpp"
+#include "api/image_validate.hpp"
+#include "api/info_writer.hpp"
+#include "api/mem_validate.hpp"
+#include "core/capabilities.hpp"
+#include "core/image_format.hpp"
+#include "core/mem_object.hpp"
 
 namespace usmcl::api {
 namespace {
 
-// CL_INVALID_CONTEXT, then CL_INVALID_OPERATION: no device of the context
-// supports images.
-Status refuse_image_creation(cl_context context) {
-    USMCL_CHECK(core::Context::from_handle(context), CL_INVALID_CONTEXT, "not a context");
-    return {CL_INVALID_OPERATION, "no device of the context supports images"};
+bool known_image_type(cl_mem_object_type type) {
+    return type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+           type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D ||
+           type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D;
 }
 
-// CL_INVALID_COMMAND_QUEUE, the wait list's errors, then
-// CL_INVALID_MEM_OBJECT for the image (none can exist).
-Status refuse_image_command(cl_command_queue command_queue, cl_uint num_events,
-                            const cl_event* wait_list) {
-    Result<EnqueueTarget> target = enqueue_target(command_queue, num_events, wait_list);
-    USMCL_TRY(target.status());
-    return {CL_INVALID_MEM_OBJECT, "not an image: the device supports no images"};
+// The smallest image limit over the context's devices.
+struct Limits {
+    size_t width, height, depth, array_size;
+};
+Limits limits_of(const core::Context& context, cl_mem_object_type type) {
+    Limits l{~size_t{0}, ~size_t{0}, ~size_t{0}, ~size_t{0}};
+    for (const auto& device : context.devices()) {
+        const core::DeviceDescription& d = device->description();
+        const bool three_d = type == CL_MEM_OBJECT_IMAGE3D;
+        const size_t width = type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? d.image_max_buffer_size
+                             : three_d                            ? d.image3d_max_width
+                                                                  : d.image2d_max_width;
+        l.width = std::min(l.width, width);
+        l.height = std::min(l.height, three_d ? d.image3d_max_height : d.image2d_max_height);
+        l.depth = std::min(l.depth, d.image3d_max_depth);
+        l.array_size = std::min(l.array_size, d.image_max_array_size);
+    }
+    return l;
 }
 
-Status check_sampler_modes(cl_addressing_mode addressing, cl_filter_mode filter) {
-    USMCL_CHECK(addressing >= CL_ADDRESS_NONE && addressing <= CL_ADDRESS_MIRRORED_REPEAT,
-                CL_INVALID_VALUE, "unknown addressing mode");
-    USMCL_CHECK(filter == CL_FILTER_NEAREST || filter == CL_FILTER_LINEAR, CL_INVALID_VALUE,
-                "unknown filter mode");
+// The image's flags: a 1D buffer image takes what is not given from its
+// buffer, and may not contradict it (CL_INVALID_VALUE).
+Result<cl_mem_flags> image_flags(cl_mem_flags flags, const core::MemObject* buffer) {
+    if (!buffer)
+        return (flags & access_flags) ? flags : (flags | CL_MEM_READ_WRITE);
+    if (flags & host_ptr_flags)
+        return Status(CL_INVALID_VALUE, "an image of a buffer may not name host pointers");
+    return sub_buffer_flags(buffer->flags(), flags);
+}
+
+// CL_INVALID_IMAGE_DESCRIPTOR for values of image_desc that are not valid,
+// CL_INVALID_IMAGE_SIZE for sizes above the devices' limits. Fills the
+// description's sizes (0 where the type has none).
+Status describe(const core::Context& context, const cl_image_desc& desc,
+                core::ImageDescription& image) {
+    USMCL_CHECK(known_image_type(desc.image_type), CL_INVALID_IMAGE_DESCRIPTOR,
+                "image_type is not an image type");
+    USMCL_CHECK(desc.num_mip_levels == 0 && desc.num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR,
+                "num_mip_levels and num_samples must be 0");
+    const cl_mem_object_type type = desc.image_type;
+    image.type = type;
+    image.width = desc.image_width;
+    const bool has_height = type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                            type == CL_MEM_OBJECT_IMAGE3D;
+    const bool is_array =
+        type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    image.height = has_height ? desc.image_height : 0;
+    image.depth = type == CL_MEM_OBJECT_IMAGE3D ? desc.image_depth : 0;
+    image.array_size = is_array ? desc.image_array_size : 0;
+    USMCL_CHECK(image.width != 0 && (!has_height || image.height != 0) &&
+                    (type != CL_MEM_OBJECT_IMAGE3D || image.depth != 0) &&
+                    (!is_array || image.array_size != 0),
+                CL_INVALID_IMAGE_DESCRIPTOR, "an image size is 0");
+    const Limits l = limits_of(context, type);
+    USMCL_CHECK(image.width <= l.width && image.height <= l.height &&
+                    image.depth <= (type == CL_MEM_OBJECT_IMAGE3D ? l.depth : 0) &&
+                    image.array_size <= l.array_size,
+                CL_INVALID_IMAGE_SIZE, "an image size is above the device's limit");
     return {};
+}
+
+// The pitches of host_ptr (0s: packed), CL_INVALID_IMAGE_DESCRIPTOR when
+// they are given without host_ptr, too small, or not multiples.
+Status host_pitches(const cl_image_desc& desc, const core::ImageDescription& image,
+                    const void* host_ptr, size_t& row_pitch, size_t& slice_pitch) {
+    const bool has_slices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                            image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                            image.type == CL_MEM_OBJECT_IMAGE3D;
+    const size_t given_slice = has_slices ? desc.image_slice_pitch : 0;
+    USMCL_CHECK(host_ptr || (desc.image_row_pitch == 0 && given_slice == 0),
+                CL_INVALID_IMAGE_DESCRIPTOR, "pitches without host_ptr");
+    const size_t packed_row = image.width * image.element_size;
+    row_pitch = desc.image_row_pitch ? desc.image_row_pitch : packed_row;
+    USMCL_CHECK(row_pitch >= packed_row && row_pitch % image.element_size == 0,
+                CL_INVALID_IMAGE_DESCRIPTOR,
+                "image_row_pitch is below width * element size or not a multiple of it");
+    const size_t rows = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : image.height;
+    const size_t packed_slice = row_pitch * rows;
+    slice_pitch = has_slices ? (given_slice ? given_slice : packed_slice) : 0;
+    USMCL_CHECK(!has_slices || (slice_pitch >= packed_slice && slice_pitch % row_pitch == 0),
+                CL_INVALID_IMAGE_DESCRIPTOR,
+                "image_slice_pitch is below the slice size or not a multiple of the row pitch");
+    return {};
+}
+
+Result<cl_mem> create_image(cl_context context, const cl_mem_properties* properties,
+                            cl_mem_flags flags, const cl_image_format* format,
+                            const cl_image_desc* desc, void* host_ptr) {
+    core::Context* object = core::Context::from_handle(context);
+    if (!object)
+        return Status(CL_INVALID_CONTEXT, "not a context");
+    if (!core::capabilities::image_support)
+        return Status(CL_INVALID_OPERATION, "no device of the context supports images");
+    // No image property is defined by OpenCL 3.0 or an extension usmcl offers.
+    std::vector<cl_mem_properties> copy;
+    if (properties) {
+        if (properties[0] != 0)
+            return Status(CL_INVALID_PROPERTY, "unsupported memory property");
+        copy.push_back(0);
+    }
+    if (Status s = check_mem_flags(flags); !s.ok())
+        return s;
+    if (Status s = check_image_format(format); !s.ok())
+        return s;
+    if (!desc)
+        return Status(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL");
+    // Before the sizes: an unsupported format has no element size.
+    if (!core::format_supported(*format))
+        return Status(CL_IMAGE_FORMAT_NOT_SUPPORTED, "the image format is not supported");
+    core::ImageDescription image;
+    image.format = *format;
+    image.element_size = core::element_size(*format);
+    if (Status s = describe(*object, *desc, image); !s.ok())
+        return s;
+    // mem_object: the buffer of a 1D buffer image, and nothing else (usmcl
+    // offers no 2D images of buffers or of other images).
+    core::MemObject* buffer = nullptr;
+    if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+        buffer = core::MemObject::from_handle(desc->mem_object);
+        if (!buffer || buffer->image() || &buffer->context() != object)
+            return Status(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object is not a buffer of the context");
+    } else if (desc->mem_object) {
+        return Status(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object with an image type other than "
+                                                   "CL_MEM_OBJECT_IMAGE1D_BUFFER");
+    }
+    Result<cl_mem_flags> merged = image_flags(flags, buffer);
+    if (!merged.ok())
+        return merged.status();
+    // CL_INVALID_HOST_PTR if host_ptr is NULL with USE/COPY_HOST_PTR, or
+    // not NULL without them.
+    const bool wants_host_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+    if (wants_host_ptr != (host_ptr != nullptr))
+        return Status(CL_INVALID_HOST_PTR, "host_ptr does not match the flags");
+    if (Status s = check_usm_host_ptr(*object, host_ptr,
+                                      (flags & CL_MEM_USE_HOST_PTR) ? HostPtrUse::use_host_ptr
+                                                                    : HostPtrUse::copy_host_ptr);
+        !s.ok())
+        return s;
+    size_t row_pitch = 0;
+    size_t slice_pitch = 0;
+    if (Status s = host_pitches(*desc, image, host_ptr, row_pitch, slice_pitch); !s.ok())
+        return s;
+    if (buffer && image.width * image.element_size > buffer->size())
+        return Status(CL_INVALID_IMAGE_SIZE, "the image is larger than its buffer");
+    // An image is one allocation: at most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
+    const auto extent = image.extent();
+    const long double bytes = static_cast<long double>(slice_pitch ? slice_pitch : row_pitch) *
+                              (image.type == CL_MEM_OBJECT_IMAGE2D ? extent[1] : 1) *
+                              (image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? extent[1] : 1) *
+                              extent[2];
+    if (bytes > static_cast<long double>(max_alloc_size(*object)))
+        return Status(CL_INVALID_IMAGE_SIZE, "the image is above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    Result<core::MemObject*> created = core::MemObject::create_image(
+        *object, merged.value(), image, host_ptr, row_pitch, slice_pitch, buffer, std::move(copy));
+    if (!created.ok())
+        return created.status();
+    return created.value()->handle();
+}
+
+// The OpenCL 1.1 entry points: their invalid sizes are CL_INVALID_IMAGE_SIZE.
+Result<cl_mem> create_legacy_image(cl_context context, cl_mem_flags flags,
+                                   const cl_image_format* format, cl_image_desc desc,
+                                   void* host_ptr) {
+    core::Context* object = core::Context::from_handle(context);
+    if (!object)
+        return Status(CL_INVALID_CONTEXT, "not a context");
+    if (desc.image_width == 0 || desc.image_height == 0 ||
+        (desc.image_type == CL_MEM_OBJECT_IMAGE3D && desc.image_depth == 0))
+        return Status(CL_INVALID_IMAGE_SIZE, "an image size is 0");
+    // clCreateImage3D: a depth of 1 is CL_INVALID_IMAGE_SIZE too (it must be > 1).
+    if (desc.image_type == CL_MEM_OBJECT_IMAGE3D && desc.image_depth <= 1)
+        return Status(CL_INVALID_IMAGE_SIZE, "image_depth must be above 1");
+    return create_image(context, nullptr, flags, format, &desc, host_ptr);
+}
+
+Status image_info(const core::MemObject& mem, cl_image_info param, InfoWriter& out) {
+    const core::ImageDescription& image = *mem.image();
+    const bool has_slices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
+                            image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                            image.type == CL_MEM_OBJECT_IMAGE3D;
+    const core::MemObject* buffer =
+        image.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? mem.associated() : nullptr;
+    switch (param) {
+    case CL_IMAGE_FORMAT: return out.scalar<cl_image_format>(image.format);
+    case CL_IMAGE_ELEMENT_SIZE: return out.scalar<size_t>(image.element_size);
+    case CL_IMAGE_ROW_PITCH: return out.scalar<size_t>(image.row_pitch);
+    case CL_IMAGE_SLICE_PITCH: return out.scalar<size_t>(has_slices ? image.slice_pitch : 0);
+    case CL_IMAGE_WIDTH: return out.scalar<size_t>(image.width);
+    case CL_IMAGE_HEIGHT: return out.scalar<size_t>(image.height);
+    case CL_IMAGE_DEPTH: return out.scalar<size_t>(image.depth);
+    case CL_IMAGE_ARRAY_SIZE: return out.scalar<size_t>(image.array_size);
+    case CL_IMAGE_BUFFER:
+        return out.scalar<cl_mem>(buffer ? const_cast<core::MemObject*>(buffer)->handle()
+                                         : nullptr);
+    case CL_IMAGE_NUM_MIP_LEVELS: return out.scalar<cl_uint>(0);
+    case CL_IMAGE_NUM_SAMPLES: return out.scalar<cl_uint>(0);
+    default: return {CL_INVALID_VALUE, "unknown cl_image_info"};
+    }
 }
 
 } // namespace
 
-cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags, const cl_image_format*, size_t,
-                                   size_t, size_t, void*, cl_int* errcode_ret) {
-    return guarded_create<cl_mem>(
-        __func__, errcode_ret, [&]() -> Result<cl_mem> { return refuse_image_creation(context); });
+cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
+                                 const cl_image_format* image_format,
+                                 const cl_image_desc* image_desc, void* host_ptr,
+                                 cl_int* errcode_ret) {
+    return guarded_create<cl_mem>(__func__, errcode_ret, [&] {
+        return create_image(context, nullptr, flags, image_format, image_desc, host_ptr);
+    });
 }
 
-cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags, const cl_image_format*, size_t,
-                                   size_t, size_t, size_t, size_t, void*, cl_int* errcode_ret) {
-    return guarded_create<cl_mem>(
-        __func__, errcode_ret, [&]() -> Result<cl_mem> { return refuse_image_creation(context); });
+cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
+                                               const cl_mem_properties* properties,
+                                               cl_mem_flags flags,
+                                               const cl_image_format* image_format,
+                                               const cl_image_desc* image_desc, void* host_ptr,
+                                               cl_int* errcode_ret) {
+    return guarded_create<cl_mem>(__func__, errcode_ret, [&] {
+        return create_image(context, properties, flags, image_format, image_desc, host_ptr);
+    });
 }
 
-cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags, const cl_image_format*,
-                                 const cl_image_desc*, void*, cl_int* errcode_ret) {
-    return guarded_create<cl_mem>(
-        __func__, errcode_ret, [&]() -> Result<cl_mem> { return refuse_image_creation(context); });
+cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
+                                   const cl_image_format* image_format, size_t image_width,
+                                   size_t image_height, size_t image_row_pitch, void* host_ptr,
+                                   cl_int* errcode_ret) {
+    return guarded_create<cl_mem>(__func__, errcode_ret, [&] {
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+        desc.image_width = image_width;
+        desc.image_height = image_height;
+        desc.image_row_pitch = image_row_pitch;
+        return create_legacy_image(context, flags, image_format, desc, host_ptr);
+    });
 }
 
-cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context, const cl_mem_properties*,
-                                               cl_mem_flags, const cl_image_format*,
-                                               const cl_image_desc*, void*, cl_int* errcode_ret) {
-    return guarded_create<cl_mem>(
-        __func__, errcode_ret, [&]() -> Result<cl_mem> { return refuse_image_creation(context); });
+cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
+                                   const cl_image_format* image_format, size_t image_width,
+                                   size_t image_height, size_t image_depth, size_t image_row_pitch,
+                                   size_t image_slice_pitch, void* host_ptr, cl_int* errcode_ret) {
+    return guarded_create<cl_mem>(__func__, errcode_ret, [&] {
+        cl_image_desc desc{};
+        desc.image_type = CL_MEM_OBJECT_IMAGE3D;
+        desc.image_width = image_width;
+        desc.image_height = image_height;
+        desc.image_depth = image_depth;
+        desc.image_row_pitch = image_row_pitch;
+        desc.image_slice_pitch = image_slice_pitch;
+        return create_legacy_image(context, flags, image_format, desc, host_ptr);
+    });
 }
 
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
@@ -69,119 +279,33 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
     return guarded(__func__, [&]() -> Status {
         USMCL_CHECK(core::Context::from_handle(context), CL_INVALID_CONTEXT, "not a context");
         USMCL_TRY(check_mem_flags(flags));
-        const bool known_type =
-            image_type == CL_MEM_OBJECT_IMAGE1D || image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-            image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY || image_type == CL_MEM_OBJECT_IMAGE2D ||
-            image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY || image_type == CL_MEM_OBJECT_IMAGE3D;
-        USMCL_CHECK(known_type, CL_INVALID_VALUE, "image_type is not an image type");
+        USMCL_CHECK(known_image_type(image_type), CL_INVALID_VALUE,
+                    "image_type is not an image type");
         USMCL_CHECK(!(num_entries == 0 && image_formats), CL_INVALID_VALUE, "num_entries is 0");
-        // No device of the context supports images: no format.
+        // Every format works with every image type, read, written, or
+        // both by one kernel (CL_MEM_KERNEL_READ_AND_WRITE, with read-write
+        // image arguments).
+        const bool read_and_write = flags & CL_MEM_KERNEL_READ_AND_WRITE;
+        const bool offered = core::capabilities::image_support &&
+                             (!read_and_write || core::capabilities::read_write_images);
+        const auto formats =
+            offered ? core::supported_formats() : std::span<const cl_image_format>{};
+        if (image_formats)
+            for (size_t i = 0; i < formats.size() && i < num_entries; ++i)
+                image_formats[i] = formats[i];
         if (num_image_formats)
-            *num_image_formats = 0;
+            *num_image_formats = static_cast<cl_uint>(formats.size());
         return {};
     });
 }
 
-cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info, size_t, void*, size_t*) {
+cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
+                                  void* param_value, size_t* param_value_size_ret) {
     return guarded(__func__, [&]() -> Status {
-        (void)image;
-        return {CL_INVALID_MEM_OBJECT, "not an image: the device supports no images"};
-    });
-}
-
-cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_coords,
-                                       cl_addressing_mode addressing_mode,
-                                       cl_filter_mode filter_mode, cl_int* errcode_ret) {
-    return guarded_create<cl_sampler>(__func__, errcode_ret, [&]() -> Result<cl_sampler> {
-        if (!core::Context::from_handle(context))
-            return Status(CL_INVALID_CONTEXT, "not a context");
-        if (normalized_coords != CL_TRUE && normalized_coords != CL_FALSE)
-            return Status(CL_INVALID_VALUE, "normalized_coords is not a cl_bool");
-        const Status modes = check_sampler_modes(addressing_mode, filter_mode);
-        if (!modes.ok())
-            return modes;
-        return Status(CL_INVALID_OPERATION, "no device of the context supports images");
-    });
-}
-
-cl_sampler CL_API_CALL clCreateSamplerWithProperties(cl_context context,
-                                                     const cl_sampler_properties* properties,
-                                                     cl_int* errcode_ret) {
-    return guarded_create<cl_sampler>(__func__, errcode_ret, [&]() -> Result<cl_sampler> {
-        if (!core::Context::from_handle(context))
-            return Status(CL_INVALID_CONTEXT, "not a context");
-        for (size_t i = 0; properties && properties[i] != 0; i += 2) {
-            const cl_sampler_properties name = properties[i];
-            if (name != CL_SAMPLER_NORMALIZED_COORDS && name != CL_SAMPLER_ADDRESSING_MODE &&
-                name != CL_SAMPLER_FILTER_MODE)
-                return Status(CL_INVALID_VALUE, "unknown sampler property");
-        }
-        return Status(CL_INVALID_OPERATION, "no device of the context supports images");
-    });
-}
-
-cl_int CL_API_CALL clRetainSampler(cl_sampler) {
-    return guarded(__func__, [] { return Status(CL_INVALID_SAMPLER, "no sampler can exist"); });
-}
-
-cl_int CL_API_CALL clReleaseSampler(cl_sampler) {
-    return guarded(__func__, [] { return Status(CL_INVALID_SAMPLER, "no sampler can exist"); });
-}
-
-cl_int CL_API_CALL clGetSamplerInfo(cl_sampler, cl_sampler_info, size_t, void*, size_t*) {
-    return guarded(__func__, [] { return Status(CL_INVALID_SAMPLER, "no sampler can exist"); });
-}
-
-cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem, cl_bool,
-                                      const size_t*, const size_t*, size_t, size_t, void*,
-                                      cl_uint num_events, const cl_event* wait_list, cl_event*) {
-    return guarded(__func__,
-                   [&] { return refuse_image_command(command_queue, num_events, wait_list); });
-}
-
-cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem, cl_bool,
-                                       const size_t*, const size_t*, size_t, size_t, const void*,
-                                       cl_uint num_events, const cl_event* wait_list, cl_event*) {
-    return guarded(__func__,
-                   [&] { return refuse_image_command(command_queue, num_events, wait_list); });
-}
-
-cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem, const void*,
-                                      const size_t*, const size_t*, cl_uint num_events,
-                                      const cl_event* wait_list, cl_event*) {
-    return guarded(__func__,
-                   [&] { return refuse_image_command(command_queue, num_events, wait_list); });
-}
-
-cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem, cl_mem, const size_t*,
-                                      const size_t*, const size_t*, cl_uint num_events,
-                                      const cl_event* wait_list, cl_event*) {
-    return guarded(__func__,
-                   [&] { return refuse_image_command(command_queue, num_events, wait_list); });
-}
-
-cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem, cl_mem,
-                                              const size_t*, const size_t*, size_t,
-                                              cl_uint num_events, const cl_event* wait_list,
-                                              cl_event*) {
-    return guarded(__func__,
-                   [&] { return refuse_image_command(command_queue, num_events, wait_list); });
-}
-
-cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem, cl_mem,
-                                              size_t, const size_t*, const size_t*,
-                                              cl_uint num_events, const cl_event* wait_list,
-                                              cl_event*) {
-    return guarded(__func__,
-                   [&] { return refuse_image_command(command_queue, num_events, wait_list); });
-}
-
-void* CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem, cl_bool, cl_map_flags,
-                                    const size_t*, const size_t*, size_t*, size_t*,
-                                    cl_uint num_events, const cl_event* wait_list, cl_event*,
-                                    cl_int* errcode_ret) {
-    return guarded_create<void*>(__func__, errcode_ret, [&]() -> Result<void*> {
-        return refuse_image_command(command_queue, num_events, wait_list);
+        core::MemObject* object = core::MemObject::from_handle(image);
+        USMCL_CHECK(object && object->image(), CL_INVALID_MEM_OBJECT, "not an image");
+        InfoWriter out(param_value_size, param_value, param_value_size_ret);
+        return image_info(*object, param_name, out);
     });
 }
 

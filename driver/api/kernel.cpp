@@ -8,6 +8,7 @@
 #include "api/entrypoints.hpp"
 #include "api/info_writer.hpp"
 #include "core/capabilities.hpp"
+#include "core/sampler.hpp"
 
 #include <cstring>
 
@@ -46,6 +47,42 @@ Result<Kernel*> create_kernel(Program& program, const Program::DeviceBuild& buil
     return kernel;
 }
 
+// A sampler argument: its kernel bits (kc/ImageDescriptor.h) as the value.
+Status set_sampler(Kernel& kernel, cl_uint index, size_t size, const void* value) {
+    // The size first: a sampler argument is always sizeof(cl_sampler).
+    USMCL_CHECK(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
+                "arg_size is not sizeof(cl_sampler)");
+    USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+    core::Sampler* sampler = core::Sampler::from_handle(*static_cast<const cl_sampler*>(value));
+    USMCL_CHECK(sampler, CL_INVALID_SAMPLER, "arg_value is not a sampler");
+    USMCL_CHECK(&sampler->context() == &kernel.program().context(), CL_INVALID_SAMPLER,
+                "the sampler is of another context");
+    const std::uint64_t bits = sampler->kernel_bits();
+    kernel.set_value(index, &bits, sizeof bits);
+    return {};
+}
+
+// An image argument: the image, whose descriptor the enqueue passes.
+Status set_image(Kernel& kernel, cl_uint index, const kc::ArgInfo& arg, size_t size,
+                 const void* value) {
+    USMCL_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem)");
+    USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
+    core::MemObject* mem = core::MemObject::from_handle(*static_cast<const cl_mem*>(value));
+    USMCL_CHECK(mem && mem->image(), CL_INVALID_MEM_OBJECT, "arg_value is not an image");
+    USMCL_CHECK(&mem->context() == &kernel.program().context(), CL_INVALID_MEM_OBJECT,
+                "the image is of another context");
+    // CL_INVALID_ARG_VALUE for a read_only argument and a CL_MEM_WRITE_ONLY
+    // image, or a write_only argument and a CL_MEM_READ_ONLY image.
+    USMCL_CHECK(
+        !(arg.AccessQualifier == kc::ArgAccessReadOnly && (mem->flags() & CL_MEM_WRITE_ONLY)),
+        CL_INVALID_ARG_VALUE, "a write-only image for a read_only argument");
+    USMCL_CHECK(
+        !(arg.AccessQualifier == kc::ArgAccessWriteOnly && (mem->flags() & CL_MEM_READ_ONLY)),
+        CL_INVALID_ARG_VALUE, "a read-only image for a write_only argument");
+    kernel.set_buffer(index, mem);
+    return {};
+}
+
 Status set_argument(Kernel& kernel, cl_uint index, size_t size, const void* value) {
     const auto& args = kernel.info().Args;
     USMCL_CHECK(index < args.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
@@ -61,7 +98,7 @@ Status set_argument(Kernel& kernel, cl_uint index, size_t size, const void* valu
             return {};
         }
         core::MemObject* mem = core::MemObject::from_handle(handle);
-        USMCL_CHECK(mem, CL_INVALID_MEM_OBJECT, "arg_value is not a memory object");
+        USMCL_CHECK(mem && !mem->image(), CL_INVALID_MEM_OBJECT, "arg_value is not a buffer");
         USMCL_CHECK(&mem->context() == &kernel.program().context(), CL_INVALID_MEM_OBJECT,
                     "the memory object is of another context");
         kernel.set_buffer(index, mem);
@@ -73,12 +110,8 @@ Status set_argument(Kernel& kernel, cl_uint index, size_t size, const void* valu
         USMCL_CHECK(size != 0, CL_INVALID_ARG_SIZE, "a __local argument of size 0");
         kernel.set_local(index, size);
         return {};
-    case kc::ArgKind::Sampler:
-        // The size first: a sampler argument is always sizeof(cl_sampler).
-        USMCL_CHECK(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
-                    "arg_size is not sizeof(cl_sampler)");
-        return {CL_INVALID_SAMPLER, "the device supports no samplers"};
-    case kc::ArgKind::Image: return {CL_INVALID_MEM_OBJECT, "the device supports no images"};
+    case kc::ArgKind::Sampler: return set_sampler(kernel, index, size, value);
+    case kc::ArgKind::Image: return set_image(kernel, index, arg, size, value);
     case kc::ArgKind::Value:
         USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
         USMCL_CHECK(size == arg.Size, CL_INVALID_ARG_SIZE,

@@ -27,7 +27,10 @@ constexpr bool opencl_c_feature_enabled(std::string_view wanted) {
 
 // Kernels compile in process (kernels-compiler/).
 inline constexpr bool compiler_available = true;
-inline constexpr bool image_support = false;
+// Images and samplers (docs/images.md): follows __opencl_c_images.
+inline constexpr bool image_support = opencl_c_feature_enabled("__opencl_c_images");
+// Image arguments a kernel both reads and writes (read_write).
+inline constexpr bool read_write_images = opencl_c_feature_enabled("__opencl_c_read_write_images");
 // Double precision (cl_khr_fp64 and __opencl_c_fp64 in device_features.def):
 // IEEE 754 binary64 on the host's FPU, FMA and denormals included.
 inline constexpr bool fp64 = true;
@@ -64,6 +67,12 @@ inline constexpr cl_bitfield usm_capabilities =
     CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL;
 
 // The queries and the lists must tell the same story.
+static_assert(extension_enabled("cl_khr_3d_image_writes") ==
+                  opencl_c_feature_enabled("__opencl_c_3d_image_writes"),
+              "cl_khr_3d_image_writes and __opencl_c_3d_image_writes go together");
+static_assert(!opencl_c_feature_enabled("__opencl_c_3d_image_writes") || image_support,
+              "3D image writes need images");
+static_assert(!read_write_images || image_support, "read-write images need images");
 static_assert(fp64 == extension_enabled("cl_khr_fp64") &&
                   fp64 == opencl_c_feature_enabled("__opencl_c_fp64"),
               "cl_khr_fp64, __opencl_c_fp64 and fp64 go together");

@@ -135,6 +135,10 @@ DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuS
     // (max(1/4 of global memory, 128 MiB)).
     d.max_mem_alloc_size =
         std::max(d.global_mem_size / 2, std::min<cl_ulong>(128 * mib, d.global_mem_size));
+    // A 1D buffer image may span a whole allocation of 16-byte texels, up
+    // to what a kernel's int coordinate reaches.
+    d.image_max_buffer_size =
+        std::clamp<size_t>(d.max_mem_alloc_size / 16, d.image_max_buffer_size, 0x7fffffff);
     d.global_mem_cache_size = domain.last_level_cache_bytes;
     d.global_mem_cacheline_size = domain.cache_line_bytes;
     // Local memory lives in each worker's arena: as big as its L2 share, and

@@ -45,6 +45,19 @@ struct DeviceDescription {
     std::vector<NameVersion> extensions_with_version;
     std::vector<NameVersion> opencl_c_features;
     std::vector<NameVersion> opencl_c_versions;
+    // Images (docs/images.md): limits in texels, at or above the full
+    // profile's minimums; an image is also bounded by max_mem_alloc_size.
+    size_t image2d_max_width = 16384;
+    size_t image2d_max_height = 16384;
+    size_t image3d_max_width = 2048;
+    size_t image3d_max_height = 2048;
+    size_t image3d_max_depth = 2048;
+    size_t image_max_buffer_size = 65536;
+    size_t image_max_array_size = 2048;
+    cl_uint max_read_image_args = 128;
+    cl_uint max_write_image_args = 64;
+    cl_uint max_read_write_image_args = 64;
+    cl_uint max_samplers = 16;
 };
 
 DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuSet& pus);

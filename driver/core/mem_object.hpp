@@ -1,10 +1,13 @@
-// A memory object: a buffer, or a sub-buffer (a view of its parent's bytes
-// at an offset). The bytes live in memory::Storage, shared by a buffer and
+// A memory object: a buffer, a sub-buffer (a view of its parent's bytes
+// at an offset), or an image (its texels laid out linearly, see
+// core/image.hpp; a 1D buffer image is a view of its buffer's bytes).
+// The bytes live in memory::Storage, shared by a buffer and
 // its sub-buffers; this object adds the OpenCL side: flags, mappings,
 // destructor callbacks, and the commands still copying between domains.
 #pragma once
 
 #include "core/context.hpp"
+#include "core/image.hpp"
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "memory/storage.hpp"
@@ -32,6 +35,16 @@ public:
     // A sub-buffer of a buffer; flags already merged with the parent's.
     static MemObject* create_sub_buffer(MemObject& parent, cl_mem_flags flags, size_t origin,
                                         size_t size);
+    // An image (core/image.cpp); flags, host_ptr and the description
+    // already validated. host_row_pitch and host_slice_pitch describe
+    // host_ptr: with CL_MEM_USE_HOST_PTR they become the image's pitches,
+    // with CL_MEM_COPY_HOST_PTR the texels are copied now into a packed
+    // layout. buffer: the buffer of a 1D buffer image, else null.
+    static Result<MemObject*> create_image(Context& context, cl_mem_flags flags,
+                                           ImageDescription image, void* host_ptr,
+                                           size_t host_row_pitch, size_t host_slice_pitch,
+                                           MemObject* buffer,
+                                           std::vector<cl_mem_properties> properties);
 
     Context& context() const { return *context_; }
     cl_mem_flags flags() const { return flags_; }
@@ -41,6 +54,13 @@ public:
     MemObject* parent() const { return parent_.get(); }
     size_t offset() const { return offset_; }
     const std::vector<cl_mem_properties>& properties() const { return properties_; }
+    // The image's shape; null for buffers and sub-buffers.
+    const ImageDescription* image() const { return image_ ? &*image_ : nullptr; }
+    // CL_MEM_ASSOCIATED_MEMOBJECT: a sub-buffer's parent, a 1D buffer
+    // image's buffer.
+    MemObject* associated() const { return image_buffer_ ? image_buffer_.get() : parent_.get(); }
+    // CL_MEM_OBJECT_BUFFER or the image's type.
+    cl_mem_object_type type() const { return image_ ? image_->type : CL_MEM_OBJECT_BUFFER; }
     // The buffer that owns the storage: this one, or the parent.
     MemObject& root() { return parent_ ? *parent_ : *this; }
 
@@ -94,6 +114,8 @@ private:
     Ref<MemObject> parent_;
     size_t offset_;
     std::vector<cl_mem_properties> properties_;
+    std::optional<ImageDescription> image_;
+    Ref<MemObject> image_buffer_;
 
     std::mutex storage_mutex_;
     Migrations migrations_;

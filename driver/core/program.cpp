@@ -1,5 +1,6 @@
 #include "core/program.hpp"
 
+#include "core/capabilities.hpp"
 #include "core/device.hpp"
 #include "core/platform.hpp"
 #include "runtime/thread_pool.hpp"
@@ -22,6 +23,7 @@ kc::DeviceTarget device_target() {
     if (enabled)                                                                                   \
         target.OpenCLCFeatures.push_back(#name);
 #include "core/device_features.def"
+    target.ImageSupport = core::capabilities::image_support;
     return target;
 }
 

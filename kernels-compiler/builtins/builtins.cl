@@ -7,6 +7,7 @@
 #include "atomics.cl"
 #include "common.cl"
 #include "geometric.cl"
+#include "images.cl"
 #include "integer.cl"
 #include "math.cl"
 #include "relational.cl"

@@ -212,3 +212,47 @@ kernel void k(global int *out) {
     CHECK(kctest::build("kernel void k(global float *p) { p[0] = sin(p[1]); }")
               ->globalVariableTotalSize() == 0);
 }
+
+TEST_CASE("image and sampler arguments of a device with images", "[compiler][metadata]") {
+    kc::DeviceTarget Target = kctest::cpuTarget();
+    Target.ImageSupport = true;
+    Target.Extensions.push_back("cl_khr_3d_image_writes");
+    const kc::Compiler WithImages(Target);
+    // A sampler constant (__translate_sampler_initializer) and the image
+    // builtins must link from the builtin library.
+    kc::BuildResult R = WithImages.build(R"CL(
+__constant sampler_t edge = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_CLAMP_TO_EDGE |
+                            CLK_FILTER_NEAREST;
+kernel void images(read_only image2d_t in, write_only image3d_t out, sampler_t s,
+                   image1d_array_t layers, global int* sizes) {
+    float4 v = read_imagef(in, s, (float2)(0.5f, 0.5f)) + read_imagef(in, edge, (int2)(0, 0));
+    write_imagef(out, (int4)(0, 0, 0, 0), v + read_imagef(layers, (int2)(0, 0)));
+    sizes[0] = get_image_width(in) + get_image_depth(out) + (int)get_image_array_size(layers);
+}
+)CL",
+                                         "-cl-kernel-arg-info");
+    INFO(R.Log);
+    REQUIRE(R.Output);
+    const kc::KernelInfo& K = kctest::kernel(*R.Output, "images");
+    REQUIRE(K.Args.size() == 5);
+    struct Expected {
+        const char* TypeName;
+        kc::ArgKind Kind;
+        uint32_t Access;
+    };
+    const Expected Want[] = {
+        {"image2d_t", kc::ArgKind::Image, kc::ArgAccessReadOnly},
+        {"image3d_t", kc::ArgKind::Image, kc::ArgAccessWriteOnly},
+        {"sampler_t", kc::ArgKind::Sampler, kc::ArgAccessNone},
+        {"image1d_array_t", kc::ArgKind::Image, kc::ArgAccessReadOnly},
+        {"int*", kc::ArgKind::GlobalPointer, kc::ArgAccessNone},
+    };
+    for (size_t I = 0; I < K.Args.size(); ++I) {
+        INFO("argument " << I);
+        CHECK(K.Args[I].TypeName == Want[I].TypeName);
+        CHECK(K.Args[I].Kind == Want[I].Kind);
+        CHECK(K.Args[I].AccessQualifier == Want[I].Access);
+        CHECK(K.Args[I].Size == 8);
+        CHECK(K.Args[I].Offset == 8 * I);
+    }
+}
