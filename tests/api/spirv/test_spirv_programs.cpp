@@ -1,6 +1,6 @@
 // SPIR-V programs through the ICD loader: CL_PROGRAM_IL and binaries,
 // cl_khr_il_program's clCreateProgramWithILKHR, specialization constants,
-// USM pointer arguments, linking, a SYCL-style kernel.
+// USM pointer arguments, images and samplers, linking, a SYCL-style kernel.
 #include "spirv_test.hpp"
 
 #include <cmath>
@@ -250,6 +250,54 @@ TEST_CASE("a SPIR-V kernel with USM pointers set by clSetKernelArgMemPointerINTE
         CHECK(result[i] == 2.0f * static_cast<float>(i) + 1000.0f - static_cast<float>(i));
     CHECK_OK(mem_free(f.ctx(), x));
     CHECK_OK(mem_free(f.ctx(), y));
+}
+
+TEST_CASE("images and samplers in a SPIR-V kernel", "[spirv]") {
+    Fixture f;
+    SKIP_WITHOUT_IL(f.device);
+    ProgramPtr program = build_il_program(f, "images");
+    KernelPtr kernel = make_kernel(program.get(), "sample_and_write");
+    std::vector<float> texels(16);
+    std::iota(texels.begin(), texels.end(), 0.0f);
+    const cl_image_format format{CL_RGBA, CL_FLOAT};
+    cl_image_desc desc{};
+    desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+    desc.image_width = 4;
+    desc.image_height = 1;
+    cl_int error = CL_OUT_OF_RESOURCES;
+    MemPtr in(clCreateImage(f.ctx(), CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &format, &desc,
+                            texels.data(), &error));
+    REQUIRE_OK(error);
+    MemPtr out(clCreateImage(f.ctx(), CL_MEM_WRITE_ONLY, &format, &desc, nullptr, &error));
+    REQUIRE_OK(error);
+    const cl_sampler_properties properties[] = {CL_SAMPLER_NORMALIZED_COORDS, CL_FALSE, 0};
+    cl_sampler sampler = clCreateSamplerWithProperties(f.ctx(), properties, &error);
+    REQUIRE_OK(error);
+    MemPtr results = make_buffer<float>(f.ctx(), 12 * 4);
+    set_arg(kernel.get(), 0, in);
+    set_arg(kernel.get(), 1, sampler);
+    set_arg(kernel.get(), 2, out);
+    set_arg(kernel.get(), 3, results);
+    run_1d(f.q(), kernel.get(), 4);
+    const auto got = read_buffer<float>(f.q(), results.get(), 12 * 4);
+    for (size_t i = 0; i < 4; ++i)
+        for (size_t c = 0; c < 4; ++c) {
+            CHECK(got[i * 4 + c] == texels[i * 4 + c]); // texel i
+            CHECK(got[16 + i * 4 + c] == texels[c]);    // clamped to texel 0
+        }
+    for (size_t i = 0; i < 4; ++i) {
+        CHECK(got[32 + i * 4] == 4.0f);
+        CHECK(got[32 + i * 4 + 1] == 1.0f);
+        CHECK(got[32 + i * 4 + 2] == 1.0f);
+    }
+    std::vector<float> written(16);
+    const size_t origin[3] = {0, 0, 0};
+    const size_t region[3] = {4, 1, 1};
+    REQUIRE_OK(clEnqueueReadImage(f.q(), out.get(), CL_TRUE, origin, region, 0, 0, written.data(),
+                                  0, nullptr, nullptr));
+    for (size_t i = 0; i < 16; ++i)
+        CHECK(written[i] == 2.0f * texels[i]);
+    CHECK_OK(clReleaseSampler(sampler));
 }
 
 TEST_CASE("SPIR-V modules link with each other and with OpenCL C objects", "[spirv]") {
