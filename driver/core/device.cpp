@@ -23,16 +23,11 @@ Device::~Device() = default;
 
 runtime::ThreadPool& Device::pool() {
     std::call_once(pool_once_, [this] {
-        // One worker per processing unit, each bound to all of the device's
-        // units rather than to one: on a machine shared with other
-        // processes, a worker whose unit is busy moves to another unit of
-        // the device instead of waiting for its own (with one unit each, a
-        // launch waited for the scheduler's next tick on the busy unit).
         const auto workers = static_cast<unsigned>(pus_.size());
-        auto bind = [topology = topology_, pus = pus_](unsigned) {
-            (void)topology->bind_current_thread(pus);
-        };
-        pool_ = std::make_unique<runtime::ThreadPool>(workers, std::move(bind));
+        pool_ = std::make_unique<runtime::ThreadPool>(
+            workers, [topology = topology_, pus = pus_](unsigned worker) {
+                (void)topology->bind_current_thread({pus[worker]});
+            });
     });
     return *pool_;
 }

@@ -53,8 +53,8 @@ public:
         return partition_type_;
     }
 
-    // The device's workers, one per processing unit, bound to the device's
-    // units, started on first use.
+    // The device's workers, one pinned to each of its processing units,
+    // started on first use.
     runtime::ThreadPool& pool();
     // Where the device's instances of memory objects live: the host domain,
     // or with USMCL_NUMA_DOMAINS=1 the domain of the one NUMA node it is on.
