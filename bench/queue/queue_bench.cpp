@@ -27,6 +27,12 @@
 //      each waiting for the event of the previous one (which is released as
 //      soon as it is in the wait list), then clFinish on both; total time.
 //      Median over rounds (each round takes the best of 3).
+//   4. commands with memory objects, timed one by one like the markers of 1
+//      (as many as --round-trips): clEnqueueCopyBuffer of 4 KiB between two
+//      buffers then clFinish, a blocking clEnqueueReadBuffer of 4 KiB, and
+//      clEnqueueFillBuffer of 4 KiB (4-byte pattern) then clFinish; median
+//      and 90th percentile. At 4 KiB the bytes cost little: what remains is
+//      the cost of a command (validation, the event, planning, hand-off).
 //   Ratios are usmcl/PoCL; the goal is at least 5x PoCL's throughput
 //   and at most 1/5 of its round-trip latency.
 
@@ -44,6 +50,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <sys/wait.h>
@@ -83,6 +90,10 @@ struct Child {
     cl_command_queue queue = nullptr;
     cl_command_queue other = nullptr;
     std::string platform_name;
+    static constexpr size_t transfer_bytes = 4096;
+    cl_mem source = nullptr;
+    cl_mem destination = nullptr;
+    std::vector<unsigned char> host = std::vector<unsigned char>(transfer_bytes, 1);
 
     Child() {
         cl_platform_id platform = nullptr;
@@ -103,8 +114,15 @@ struct Child {
         check(error, "clCreateCommandQueue");
         other = clCreateCommandQueue(context, device, 0, &error);
         check(error, "clCreateCommandQueue");
+        source = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, transfer_bytes,
+                                host.data(), &error);
+        check(error, "clCreateBuffer");
+        destination = clCreateBuffer(context, CL_MEM_READ_WRITE, transfer_bytes, nullptr, &error);
+        check(error, "clCreateBuffer");
     }
     ~Child() {
+        clReleaseMemObject(destination);
+        clReleaseMemObject(source);
         clReleaseCommandQueue(other);
         clReleaseCommandQueue(queue);
         clReleaseContext(context);
@@ -120,6 +138,38 @@ struct Child {
             const auto start = Clock::now();
             check(clEnqueueMarkerWithWaitList(queue, 0, nullptr, nullptr), "marker");
             check(clFinish(queue), "clFinish");
+            samples.push_back(seconds_since(start) * 1e9);
+        }
+        return samples;
+    }
+
+    // Nanoseconds of each command of a kind (see part 4 above).
+    enum class Transfer { copy, read, fill };
+    std::vector<double> transfer_round_trips(Transfer kind, int count) {
+        std::vector<double> samples;
+        samples.reserve(static_cast<size_t>(count));
+        const cl_uint pattern = 0x01020304;
+        for (int i = 0; i < count; ++i) {
+            const auto start = Clock::now();
+            switch (kind) {
+            case Transfer::copy:
+                check(clEnqueueCopyBuffer(queue, source, destination, 0, 0, transfer_bytes, 0,
+                                          nullptr, nullptr),
+                      "clEnqueueCopyBuffer");
+                check(clFinish(queue), "clFinish");
+                break;
+            case Transfer::read:
+                check(clEnqueueReadBuffer(queue, source, CL_TRUE, 0, transfer_bytes, host.data(), 0,
+                                          nullptr, nullptr),
+                      "clEnqueueReadBuffer");
+                break;
+            case Transfer::fill:
+                check(clEnqueueFillBuffer(queue, destination, &pattern, sizeof pattern, 0,
+                                          transfer_bytes, 0, nullptr, nullptr),
+                      "clEnqueueFillBuffer");
+                check(clFinish(queue), "clFinish");
+                break;
+            }
             samples.push_back(seconds_since(start) * 1e9);
         }
         return samples;
@@ -161,6 +211,10 @@ int run_child(const Sizes& sizes) {
     (void)child.round_trips(std::min(1000, sizes.round_trips));
     (void)child.throughput(std::min(10000, sizes.markers));
     (void)child.chain(std::min(1000, sizes.chain));
+    const int transfers = std::min(1000, sizes.round_trips);
+    (void)child.transfer_round_trips(Child::Transfer::copy, transfers);
+    (void)child.transfer_round_trips(Child::Transfer::read, transfers);
+    (void)child.transfer_round_trips(Child::Transfer::fill, transfers);
 
     std::printf("platform %s\n", child.platform_name.c_str());
     for (double sample : child.round_trips(sizes.round_trips))
@@ -171,6 +225,12 @@ int run_child(const Sizes& sizes) {
         best_throughput = std::max(best_throughput, child.throughput(sizes.markers));
         best_chain = std::min(best_chain, child.chain(sizes.chain));
     }
+    const std::pair<Child::Transfer, const char*> kinds[] = {{Child::Transfer::copy, "copy_ns"},
+                                                             {Child::Transfer::read, "read_ns"},
+                                                             {Child::Transfer::fill, "fill_ns"}};
+    for (const auto& [kind, key] : kinds)
+        for (double sample : child.transfer_round_trips(kind, sizes.round_trips))
+            std::printf("%s %.1f\n", key, sample);
     std::printf("throughput %.1f\n", best_throughput);
     std::printf("chain_s %.9f\n", best_chain);
     return 0;
@@ -225,6 +285,7 @@ struct Results {
     std::vector<double> round_trips_ns;
     std::vector<double> throughputs;
     std::vector<double> chains_s;
+    std::map<std::string, std::vector<double>> transfers_ns; // copy_ns, read_ns, fill_ns
 };
 
 // Runs this program as a child with OCL_ICD_VENDORS=vendors and adds what
@@ -288,6 +349,8 @@ bool run_round(const std::string& self, const std::string& vendors, const Sizes&
             results.throughputs.push_back(std::strtod(value.c_str(), nullptr));
         else if (key == "chain_s")
             results.chains_s.push_back(std::strtod(value.c_str(), nullptr));
+        else if (key == "copy_ns" || key == "read_ns" || key == "fill_ns")
+            results.transfers_ns[key].push_back(std::strtod(value.c_str(), nullptr));
     }
     if (input)
         std::fclose(input);
@@ -395,6 +458,18 @@ int main(int argc, char** argv) {
               pocl_value(median(pocl.throughputs) / 1e6), "M markers/s");
     print_row("10k-event chain across 2 queues", median(usmcl.chains_s) * 1e3,
               pocl_value(median(pocl.chains_s) * 1e3), "ms");
+    const std::pair<const char*, const char*> transfer_rows[] = {
+        {"copy_ns", "4 KiB copy+clFinish"},
+        {"read_ns", "4 KiB blocking read"},
+        {"fill_ns", "4 KiB fill+clFinish"}};
+    for (const auto& [key, what] : transfer_rows) {
+        const std::vector<double>& ours = usmcl.transfers_ns[key];
+        const std::vector<double>& theirs = pocl.transfers_ns[key];
+        print_row((std::string(what) + ", median").c_str(), median(ours) / 1e3,
+                  pocl_value(median(theirs) / 1e3), "us");
+        print_row((std::string(what) + ", p90").c_str(), percentile(ours, 90) / 1e3,
+                  pocl_value(percentile(theirs, 90) / 1e3), "us");
+    }
     if (with_pocl) {
         const double throughput_ratio = median(usmcl.throughputs) / median(pocl.throughputs);
         const double latency_ratio = median(usmcl.round_trips_ns) / median(pocl.round_trips_ns);

@@ -138,14 +138,16 @@ Status fill_buffer(cl_command_queue command_queue, cl_mem buffer, const void* pa
                 "offset or size is not a multiple of pattern_size");
     USMCL_CHECK(in_bounds(offset, size, mem.value()->size()) && size != 0, CL_INVALID_VALUE,
                 "the region is empty or out of the buffer");
-    std::vector<std::byte> copy(static_cast<const std::byte*>(pattern),
-                                static_cast<const std::byte*>(pattern) + pattern_size);
+    // The pattern is copied now (the application may reuse it at once),
+    // into the command's work: no allocation of its own.
+    std::array<std::byte, largest_pattern_size> copy{};
+    std::memcpy(copy.data(), pattern, pattern_size);
     auto result = enqueue(
         target.value(), CL_COMMAND_FILL_BUFFER, {{mem.value(), offset, size, Access::overwrite}},
-        [&copy, size, pool = &target->queue->device().pool()](
+        [&copy, pattern_size, size, pool = &target->queue->device().pool()](
             std::span<std::byte* const> at) -> core::Event::Work {
-            return [dst = at[0], pattern = std::move(copy), size, pool] {
-                runtime::parallel_fill(*pool, dst, pattern.data(), pattern.size(), size);
+            return [dst = at[0], pattern = copy, pattern_size, size, pool] {
+                runtime::parallel_fill(*pool, dst, pattern.data(), pattern_size, size);
                 return CL_SUCCESS;
             };
         });

@@ -27,10 +27,14 @@ inline Result<EnqueueTarget> enqueue_target(cl_command_queue command_queue, cl_u
     return EnqueueTarget{queue, std::move(events).value()};
 }
 
+// The largest fill pattern: the largest vector type (long16, double16).
+constexpr size_t largest_pattern_size = 128;
+
 // A fill pattern size both fill commands accept: a power of two up to 128
-// bytes (the largest vector type, long16 / double16).
+// bytes.
 inline bool valid_pattern_size(size_t pattern_size) {
-    return pattern_size != 0 && pattern_size <= 128 && (pattern_size & (pattern_size - 1)) == 0;
+    return pattern_size != 0 && pattern_size <= largest_pattern_size &&
+           (pattern_size & (pattern_size - 1)) == 0;
 }
 
 // A memory object (buffer or image) used by a command of queue:

@@ -4,6 +4,7 @@
 #include "api/entrypoints.hpp"
 #include "core/kernel.hpp"
 #include "runtime/launcher.hpp"
+#include "runtime/small_vector.hpp"
 
 #include <cstring>
 
@@ -113,10 +114,10 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     // the kernel's own __local variables.
     Kernel::Snapshot snapshot = kernel->snapshot();
     size_t local_bytes = info.StaticLocalMemSize;
-    std::vector<core::CommandQueue::MemoryUse> uses;
-    std::vector<size_t> buffer_slots;
+    runtime::SmallVector<core::CommandQueue::MemoryUse, 4> uses;
+    runtime::SmallVector<size_t, 4> buffer_slots;
     // Per use: the image whose descriptor the slot gets, or null for a buffer.
-    std::vector<const core::ImageDescription*> slot_images;
+    runtime::SmallVector<const core::ImageDescription*, 4> slot_images;
     size_t image_count = 0;
     // The USM allocations the command may use, for clMemBlockingFreeINTEL.
     std::vector<const void*> usm_pointers = std::move(snapshot.usm_pointers);
@@ -156,8 +157,11 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     auto make_work = [&](std::span<std::byte* const> addresses) -> core::Event::Work {
         // Image arguments point to descriptors the command owns (shared:
         // the work may be copied, the descriptors must stay in place).
-        auto descriptors = std::make_shared<std::vector<KcImageDescriptor>>();
-        descriptors->reserve(image_count);
+        std::shared_ptr<std::vector<KcImageDescriptor>> descriptors;
+        if (image_count != 0) {
+            descriptors = std::make_shared<std::vector<KcImageDescriptor>>();
+            descriptors->reserve(image_count);
+        }
         for (size_t i = 0; i < buffer_slots.size(); ++i) {
             const void* pointer = addresses[i];
             if (slot_images[i]) {
@@ -173,8 +177,10 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             return CL_SUCCESS;
         };
     };
-    auto result =
-        queue.enqueue_with_memory(type, target->wait_list, uses, make_work, queue.memory_domain());
+    auto result = queue.enqueue_with_memory(
+        type, target->wait_list,
+        std::span<const core::CommandQueue::MemoryUse>(uses.data(), uses.size()), make_work,
+        queue.memory_domain());
     USMCL_TRY(result.status());
     if (!usm_pointers.empty() || snapshot.indirect_kinds != 0)
         queue.context().usm().record_use(*result.value(), usm_pointers, snapshot.indirect_kinds);

@@ -19,9 +19,6 @@
 namespace usmcl::api {
 namespace {
 
-// The largest pattern: the largest vector type (long16, double16).
-constexpr size_t largest_pattern_size = 128;
-
 constexpr cl_mem_migration_flags known_migration_flags =
     CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
 

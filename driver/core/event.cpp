@@ -1,5 +1,6 @@
 #include "core/event.hpp"
 
+#include "core/mem_object.hpp"
 #include "core/queue.hpp"
 #include "runtime/thread_pool.hpp"
 
@@ -14,6 +15,10 @@ Event::Event(Context& context) : context_(&context), type_(CL_COMMAND_USER) {
 }
 
 Event::~Event() = default;
+
+void Event::hold(MemObject& mem) {
+    held_.emplace_back(&mem);
+}
 
 cl_int Event::run() {
     return work_ ? work_() : CL_SUCCESS;
@@ -34,10 +39,13 @@ void Event::add_callback(cl_int trigger, EventCallback callback, void* user_data
 }
 
 void Event::status_changed(cl_int status) {
-    // Whatever the work held (memory objects it used) is let go as soon as
-    // the command is over; only the executing thread touches work_.
-    if (status <= CL_COMPLETE)
+    // Whatever the work held, and the memory objects the command used, are
+    // let go as soon as the command is over; only the thread that finishes
+    // the command touches work_ and held_ after it was submitted.
+    if (status <= CL_COMPLETE) {
         work_ = nullptr;
+        held_.clear();
+    }
     std::vector<Callback> due;
     {
         std::lock_guard lock(callbacks_mutex_);

@@ -6,23 +6,29 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "runtime/command.hpp"
+#include "runtime/inline_function.hpp"
+#include "runtime/small_vector.hpp"
 
 #include <CL/cl.h>
 
-#include <functional>
 #include <mutex>
 #include <vector>
 
 namespace usmcl::core {
 
 class CommandQueue;
+class MemObject;
 
 using EventCallback = void(CL_CALLBACK*)(cl_event event, cl_int event_command_status,
                                          void* user_data);
 
 class Event : public Object<Event, _cl_event, ObjectType::event>, public runtime::Command {
 public:
-    using Work = std::function<cl_int()>;
+    // The work of a command, stored in the event: captures up to
+    // work_capacity bytes (a fill's 128-byte pattern, a kernel's range and
+    // arguments) need no allocation of their own.
+    static constexpr std::size_t work_capacity = 192;
+    using Work = runtime::InlineFunction<cl_int(), work_capacity>;
 
     // A command of queue; work may be empty (markers, barriers). Inline
     // commands run on the thread that resolves their last dependency.
@@ -35,6 +41,10 @@ public:
     cl_command_type command_type() const { return type_; }
     bool is_user_event() const { return type_ == CL_COMMAND_USER; }
     bool profiling_enabled() const { return profiling_; }
+
+    // Keeps mem alive until the command is over (a memory object the
+    // command uses). Call before the command is submitted.
+    void hold(MemObject& mem);
 
     // Calls callback once the status reaches or passes trigger
     // (CL_SUBMITTED, CL_RUNNING or CL_COMPLETE), on the callback thread.
@@ -68,6 +78,9 @@ private:
     Ref<CommandQueue> queue_;
     cl_command_type type_;
     Work work_;
+    // What the command uses, let go when it is over (with work_). Most
+    // commands use one or two memory objects.
+    runtime::SmallVector<Ref<MemObject>, 2> held_;
     bool inline_work_ = false;
     bool profiling_ = false;
     std::mutex callbacks_mutex_;

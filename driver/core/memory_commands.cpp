@@ -1,6 +1,7 @@
 // Commands that use memory objects: migration planning at enqueue time.
 #include "core/platform.hpp"
 #include "core/queue.hpp"
+#include "runtime/small_vector.hpp"
 #include "runtime/thread_pool.hpp"
 
 #include <algorithm>
@@ -8,6 +9,9 @@
 
 namespace usmcl::core {
 namespace {
+
+// Memory objects of a command whose lists need no allocation.
+constexpr size_t inline_uses = 4;
 
 void prune(std::vector<Ref<Event>>& events) {
     std::erase_if(events, [](const Ref<Event>& event) { return event->is_terminal(); });
@@ -55,26 +59,24 @@ Event* CommandQueue::enqueue_copy(const memory::PlannedCopy& copy,
 Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
                                                  std::span<Event* const> wait_list,
                                                  std::span<const MemoryUse> uses,
-                                                 const WorkFactory& make_work,
-                                                 memory::DomainId domain, bool blocking) {
+                                                 WorkFactory make_work, memory::DomainId domain,
+                                                 bool blocking) {
     // Lock every storage involved, in address order, for the whole plan.
-    // Sized once: a growing vector reallocates at every use of a copy.
-    std::vector<MemObject*> roots;
+    // The lists live on the stack for the usual few memory objects.
+    runtime::SmallVector<MemObject*, inline_uses> roots;
     roots.reserve(uses.size());
     for (const MemoryUse& use : uses)
         roots.push_back(&use.mem->root());
     std::sort(roots.begin(), roots.end());
-    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
-    std::vector<std::unique_lock<std::mutex>> locks;
+    roots.truncate(static_cast<size_t>(std::unique(roots.begin(), roots.end()) - roots.begin()));
+    runtime::SmallVector<std::unique_lock<std::mutex>, inline_uses> locks;
     locks.reserve(roots.size());
     for (MemObject* root : roots)
         locks.emplace_back(root->storage_mutex());
 
-    std::vector<std::byte*> addresses;
+    runtime::SmallVector<std::byte*, inline_uses> addresses;
     std::vector<Ref<Event>> migration_dependencies;
-    std::vector<Ref<MemObject>> keep_alive;
     addresses.reserve(uses.size());
-    keep_alive.reserve(uses.size());
     bool multi_domain = false;
     for (const MemoryUse& use : uses) {
         MemObject& root = use.mem->root();
@@ -84,7 +86,6 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
         if (!planned)
             return Status(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate a buffer instance");
         addresses.push_back(storage.instance(domain) + begin);
-        keep_alive.emplace_back(use.mem);
         if (storage.single_domain())
             continue;
         multi_domain = true;
@@ -97,10 +98,16 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
             migration_dependencies.push_back(copy);
     }
 
-    Event::Work work = make_work(addresses);
     auto* event = new Event(
-        *this, type,
-        [work = std::move(work), keep_alive = std::move(keep_alive)]() { return work(); }, false);
+        *this, type, make_work(std::span<std::byte* const>(addresses.data(), addresses.size())),
+        false);
+    try {
+        for (const MemoryUse& use : uses)
+            event->hold(*use.mem);
+    } catch (...) {
+        event->release_api(); // never submitted: its only reference
+        throw;
+    }
     {
         std::lock_guard lock(mutex_);
         for (Event* dependency : wait_list)

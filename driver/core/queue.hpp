@@ -8,10 +8,10 @@
 #include "core/event.hpp"
 #include "core/mem_object.hpp"
 #include "core/object.hpp"
+#include "runtime/function_ref.hpp"
 
 #include <CL/cl.h>
 
-#include <functional>
 #include <mutex>
 #include <span>
 #include <vector>
@@ -55,16 +55,16 @@ public:
         size_t size;
         memory::Access access;
     };
-    // Builds a command's work from the addresses of its memory uses.
-    using WorkFactory = std::function<Event::Work(std::span<std::byte* const> addresses)>;
+    // Builds a command's work from the addresses of its memory uses (called
+    // once, before enqueue_with_memory returns: only referred to).
+    using WorkFactory = runtime::FunctionRef<Event::Work(std::span<std::byte* const> addresses)>;
     // Enqueues a command that uses memory objects in the device's memory
     // domain: plans the migrations they need (copy commands it depends on),
-    // keeps the objects alive until the command finishes. Fails with
+    // keeps the objects alive until the command finishes (Event::hold). Fails with
     // CL_MEM_OBJECT_ALLOCATION_FAILURE when an instance cannot be allocated.
     Result<Event*> enqueue_with_memory(cl_command_type type, std::span<Event* const> wait_list,
-                                       std::span<const MemoryUse> uses,
-                                       const WorkFactory& make_work, memory::DomainId domain,
-                                       bool blocking = false);
+                                       std::span<const MemoryUse> uses, WorkFactory make_work,
+                                       memory::DomainId domain, bool blocking = false);
     // The memory domain of the queue's device.
     memory::DomainId memory_domain() const;
 

@@ -7,6 +7,7 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "memory/usm_registry.hpp"
+#include "runtime/small_vector.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -65,7 +66,8 @@ public:
 private:
     struct Use {
         Ref<Event> event;
-        std::vector<std::byte*> bases;
+        // A copy uses two allocations, a fill one.
+        runtime::SmallVector<std::byte*, 2> bases;
         unsigned indirect_kinds = 0;
     };
     void release_memory(const memory::UsmAllocation& allocation);

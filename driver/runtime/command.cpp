@@ -4,6 +4,7 @@
 #include "support/clock.hpp"
 
 #include <utility>
+#include <vector>
 
 namespace usmcl::runtime {
 
@@ -104,7 +105,7 @@ void Command::set_status(cl_int status, Timestamp stamp) {
 }
 
 bool Command::finish(cl_int status) {
-    std::vector<Command*> dependents;
+    SmallVector<Command*, 2> dependents;
     {
         std::lock_guard lock(mutex_);
         if (terminal_)
@@ -118,7 +119,7 @@ bool Command::finish(cl_int status) {
         // after seeing terminal_.
         status_.store(status, std::memory_order_release);
         terminal_ = true;
-        dependents.swap(dependents_);
+        dependents = std::move(dependents_);
     }
     status_.notify_all();
     status_changed(status);

@@ -9,13 +9,14 @@
 // of status (callbacks).
 #pragma once
 
+#include "runtime/small_vector.hpp"
+
 #include <CL/cl.h>
 
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <mutex>
-#include <vector>
 
 namespace usmcl::runtime {
 
@@ -103,7 +104,8 @@ private:
 
     std::mutex mutex_; // guards dependents_ and terminal_
     bool terminal_ = false;
-    std::vector<Command*> dependents_;
+    // In an in-order queue a command has one dependent, the next command.
+    SmallVector<Command*, 2> dependents_;
 };
 
 // Where ready commands run: a device's thread pool.

@@ -36,9 +36,11 @@ struct Task {
 // One parallel_for: its chunks go to whoever takes them first. Kept alive
 // by everyone that joined, so a helper that comes late touches only this.
 struct ThreadPool::Job {
-    const std::function<void(size_t)>* body = nullptr; // valid while done < count
-    size_t count = 0;
-    bool waiters_help = false;
+    Job(FunctionRef<void(size_t)> body_, size_t count_, bool waiters_help_)
+        : body(body_), count(count_), waiters_help(waiters_help_) {}
+    FunctionRef<void(size_t)> body; // valid while done < count
+    size_t count;
+    bool waiters_help;
     std::atomic<size_t> next{0};
     std::atomic<size_t> done{0};
 };
@@ -87,7 +89,7 @@ struct ThreadPool::State {
             std::lock_guard lock(mutex);
             close(job);
         }
-        (*job.body)(chunk);
+        job.body(chunk);
         job.done.fetch_add(1, std::memory_order_release);
         return true;
     }
@@ -214,7 +216,7 @@ bool ThreadPool::help_once() {
     return job && state_->take_chunk(*job);
 }
 
-void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)>& body, Split split) {
+void ThreadPool::parallel_for(size_t count, FunctionRef<void(size_t)> body, Split split) {
     if (count == 0)
         return;
     if (count == 1 || threads_.empty()) {
@@ -222,10 +224,7 @@ void ThreadPool::parallel_for(size_t count, const std::function<void(size_t)>& b
             body(i);
         return;
     }
-    auto job = std::make_shared<Job>();
-    job->body = &body;
-    job->count = count;
-    job->waiters_help = split.waiters_help;
+    auto job = std::make_shared<Job>(body, count, split.waiters_help);
     size_t to_wake = 0;
     {
         std::lock_guard lock(state_->mutex);

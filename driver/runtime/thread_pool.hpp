@@ -1,10 +1,11 @@
-// The workers of a device: one thread per processing unit, each pinned to
-// its unit. Runs ready commands, and splits NDRange work-groups and large
-// copies and fills into chunks that idle workers (and, for copies and fills,
-// threads waiting for a command of this pool) take part in.
+// The workers of a device: one thread per processing unit, bound to the
+// device's units (pin(i) binds worker i). Runs ready commands, and splits NDRange work-groups and
+// large copies and fills into chunks that idle workers (and, for copies and fills, threads waiting
+// for a command of this pool) take part in.
 #pragma once
 
 #include "runtime/command.hpp"
+#include "runtime/function_ref.hpp"
 
 #include <condition_variable>
 #include <deque>
@@ -43,10 +44,11 @@ public:
     // Runs body(0) … body(count - 1) on the calling thread and on idle
     // workers, and returns when every call has returned. The calling thread
     // takes part, so it may be a worker of this pool.
-    void parallel_for(size_t count, const std::function<void(size_t)>& body) {
+    // body is only referred to (no copy, no allocation).
+    void parallel_for(size_t count, FunctionRef<void(size_t)> body) {
         parallel_for(count, body, Split{});
     }
-    void parallel_for(size_t count, const std::function<void(size_t)>& body, Split split);
+    void parallel_for(size_t count, FunctionRef<void(size_t)> body, Split split);
     unsigned size() const { return static_cast<unsigned>(threads_.size()); }
 
     // Executor: what a thread waiting for a command of this pool may do.
