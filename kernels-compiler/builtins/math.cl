@@ -248,24 +248,15 @@ VIA_DOUBLE_1(sinpi)
 VIA_DOUBLE_1(cospi)
 VIA_DOUBLE_1(tanpi)
 
-// rsqrt: a correctly rounded square root s, then its reciprocal r refined
-// by one Newton step on the residual 1 - s r (two fmas), in the argument's
-// own type so that vectorized kernels keep their width: 0.5 ulp from s, a
-// little over 0.5 from r and its rounding (1.45 ulp measured, limit 2).
-// The step matters under -cl-fast-relaxed-math and
-// -cl-unsafe-math-optimizations, where the code generator may compute 1 / s
-// as a reciprocal estimate (about 2 ulp; rsqrt's limit stays 2 in the
-// relaxed table). A denormal argument is scaled into the normal range first
-// (exactly: rsqrt(x) = rsqrt(x 2^24) 2^12), as an estimate of 1 / sqrt(x)
-// reads denormals as zero.
-OVERLOAD float rsqrt(float x) {
-  bool tiny = x < FLT_MIN;
-  float s = sqrt(tiny ? x * 0x1p24f : x);
-  float r = 1.0f / s;
-  float e = fma(-s, r, 1.0f); // NaN for s = 0, inf, NaN: r is exact there
-  r = isnan(e) ? r : fma(r, e, r);
-  return tiny ? r * 0x1p12f : r;
-}
+// rsqrt for float through double: the double square root and division are
+// exact enough that the one rounding to float leaves about 0.5 ulp (limit 2),
+// denormal arguments are ordinary doubles, and the code generator does not
+// replace double divisions by reciprocal estimates under
+// -cl-fast-relaxed-math / -cl-unsafe-math-optimizations (it does for float:
+// 1.0f / sqrt(x) reached 2.03 ulp there, and -inf for denormals). A
+// float-only form with a Newton step on the residual met the limits too but
+// made the n-body kernel of bench/kernels 5x slower.
+OVERLOAD float rsqrt(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
 OVERLOAD double rsqrt(double x) { return 1.0 / sqrt(x); }
 VEC_1(float, rsqrt, float)
 VEC_1(double, rsqrt, double)
