@@ -15,16 +15,6 @@ using core::CommandQueue;
 using memory::Access;
 using Use = CommandQueue::MemoryUse;
 
-// A blocking command whose dependencies are done runs on the calling thread.
-Result<core::Event*> enqueue(EnqueueTarget& target, cl_command_type type,
-                             std::initializer_list<Use> uses,
-                             const CommandQueue::WorkFactory& make_work, bool blocking = false) {
-    CommandQueue& queue = *target.queue;
-    return queue.enqueue_with_memory(type, target.wait_list,
-                                     std::span<const Use>(uses.begin(), uses.size()), make_work,
-                                     queue.memory_domain(), blocking);
-}
-
 // The rows of two rectangles of one buffer share a byte (exact, not by
 // bounding ranges): CL_MEM_COPY_OVERLAP.
 bool rects_overlap(size_t src_base, const RectLayout& src, size_t dst_base, const RectLayout& dst,
@@ -191,25 +181,11 @@ Status transfer_rect(bool read, cl_command_queue command_queue, cl_mem buffer, c
                 "the buffer's host access flags forbid this transfer");
     // A write leaves the bytes between rows alone: unless the rows are
     // contiguous the old content of the range is still needed.
-    const Access access =
-        read ? Access::read : (bl.contiguous(a.region) ? Access::overwrite : Access::read_write);
     std::byte* host = static_cast<std::byte*>(ptr) + hl.offset(a.host_origin);
-    const std::array<size_t, 3> region{a.region[0], a.region[1], a.region[2]};
-    auto result = enqueue(
-        target.value(), read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
-        {{mem.value(), begin, end - begin, access}},
-        [=](std::span<std::byte* const> at) -> core::Event::Work {
-            return [=, buffer_bytes = at[0]] {
-                if (read)
-                    copy_rect(host, hl, buffer_bytes, bl, region.data());
-                else
-                    copy_rect(buffer_bytes, bl, host, hl, region.data());
-                return CL_SUCCESS;
-            };
-        },
-        blocking != CL_FALSE);
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), blocking, event);
+    return enqueue_rect_transfer(target.value(),
+                                 read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
+                                 read, mem.value(), begin, end, bl, bl.contiguous(a.region), host,
+                                 hl, {a.region[0], a.region[1], a.region[2]}, blocking, event);
 }
 
 } // namespace

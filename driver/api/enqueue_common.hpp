@@ -5,7 +5,9 @@
 #include "api/validate.hpp"
 #include "core/queue.hpp"
 
+#include <array>
 #include <cstring>
+#include <initializer_list>
 #include <optional>
 
 namespace usmcl::api {
@@ -136,6 +138,48 @@ inline void copy_rect(std::byte* dst, const RectLayout& dst_layout, const std::b
         for (size_t y = 0; y < region[1]; ++y)
             std::memcpy(dst + z * dst_layout.slice_pitch + y * dst_layout.row_pitch,
                         src + z * src_layout.slice_pitch + y * src_layout.row_pitch, region[0]);
+}
+
+// A command on memory objects, on the queue's memory domain. A blocking
+// command whose dependencies are done runs on the calling thread.
+inline Result<core::Event*> enqueue(EnqueueTarget& target, cl_command_type type,
+                                    std::initializer_list<core::CommandQueue::MemoryUse> uses,
+                                    const core::CommandQueue::WorkFactory& make_work,
+                                    bool blocking = false) {
+    core::CommandQueue& queue = *target.queue;
+    return queue.enqueue_with_memory(
+        type, target.wait_list,
+        std::span<const core::CommandQueue::MemoryUse>(uses.begin(), uses.size()), make_work,
+        queue.memory_domain(), blocking);
+}
+
+// A rectangle between host memory (host, host_layout) and the bytes
+// [begin, end) of mem (mem_layout, from begin): clEnqueueRead/WriteBufferRect
+// and clEnqueueRead/WriteImage. A write that replaces every byte of the range
+// (overwrites) does not need its old content. region[0] is in bytes.
+inline Status enqueue_rect_transfer(EnqueueTarget& target, cl_command_type type, bool read,
+                                    core::MemObject* mem, size_t begin, size_t end,
+                                    const RectLayout& mem_layout, bool overwrites, std::byte* host,
+                                    const RectLayout& host_layout,
+                                    const std::array<size_t, 3>& region, cl_bool blocking,
+                                    cl_event* event) {
+    using memory::Access;
+    const Access access =
+        read ? Access::read : (overwrites ? Access::overwrite : Access::read_write);
+    auto result = enqueue(
+        target, type, {{mem, begin, end - begin, access}},
+        [=](std::span<std::byte* const> at) -> core::Event::Work {
+            return [=, bytes = at[0]] {
+                if (read)
+                    copy_rect(host, host_layout, bytes, mem_layout, region.data());
+                else
+                    copy_rect(bytes, mem_layout, host, host_layout, region.data());
+                return CL_SUCCESS;
+            };
+        },
+        blocking != CL_FALSE);
+    USMCL_TRY(result.status());
+    return finish_enqueue(result.value(), blocking, event);
 }
 
 } // namespace usmcl::api

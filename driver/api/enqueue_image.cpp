@@ -23,15 +23,6 @@ using Use = CommandQueue::MemoryUse;
 
 constexpr memory::DomainId host_domain = 0;
 
-Result<core::Event*> enqueue(EnqueueTarget& target, cl_command_type type,
-                             std::initializer_list<Use> uses,
-                             const CommandQueue::WorkFactory& make_work, bool blocking = false) {
-    CommandQueue& queue = *target.queue;
-    return queue.enqueue_with_memory(type, target.wait_list,
-                                     std::span<const Use>(uses.begin(), uses.size()), make_work,
-                                     queue.memory_domain(), blocking);
-}
-
 // The image's texels as a linear layout of rows of bytes.
 RectLayout layout_of(const ImageDescription& image) {
     return {image.row_step(), image.slice_step()};
@@ -95,26 +86,10 @@ Status transfer_image(bool read, cl_command_queue command_queue, cl_mem handle, 
     const RectLayout il = layout_of(image);
     const size_t begin = image.offset(origin);
     const size_t end = image.end(origin, region);
-    const Access access =
-        read ? Access::read
-             : (covers_range(image, region) ? Access::overwrite : Access::read_write);
-    const auto bytes = byte_region(image, region);
-    auto* host_bytes = static_cast<std::byte*>(ptr);
-    auto result = enqueue(
-        target.value(), read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE,
-        {{mem.value(), begin, end - begin, access}},
-        [=](std::span<std::byte* const> at) -> core::Event::Work {
-            return [=, texels = at[0]] {
-                if (read)
-                    copy_rect(host_bytes, hl, texels, il, bytes.data());
-                else
-                    copy_rect(texels, il, host_bytes, hl, bytes.data());
-                return CL_SUCCESS;
-            };
-        },
-        blocking != CL_FALSE);
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), blocking, event);
+    return enqueue_rect_transfer(
+        target.value(), read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, read, mem.value(),
+        begin, end, il, covers_range(image, region), static_cast<std::byte*>(ptr), hl,
+        byte_region(image, region), blocking, event);
 }
 
 bool same_format(const cl_image_format& a, const cl_image_format& b) {
