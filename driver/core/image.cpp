@@ -39,26 +39,20 @@ Result<MemObject*> MemObject::create_image(Context& context, cl_mem_flags flags,
                     : 0;
         }
         const size_t size = image.size();
-        std::vector<const memory::Domain*> list;
-        for (const auto& domain : Platform::instance().memory_domains())
-            list.push_back(domain.get());
-        auto storage = std::make_shared<memory::Storage>(
-            std::move(list), size, use_host ? static_cast<std::byte*>(host_ptr) : nullptr,
-            use_host || copy_host);
-        if (copy_host || (flags & CL_MEM_ALLOC_HOST_PTR)) {
+        Result<std::shared_ptr<memory::Storage>> made = new_storage(flags, size, host_ptr);
+        if (!made.ok())
+            return made.status();
+        std::shared_ptr<memory::Storage> storage = std::move(made.value());
+        if (copy_host) {
+            // host_ptr's layout: its pitches, a 1D array's layers in y.
             std::byte* bytes = storage->instance(0);
-            if (!bytes)
-                return Status(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate the image");
-            if (copy_host) {
-                // host_ptr's layout: its pitches, a 1D array's layers in y.
-                const size_t host_y =
-                    image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? host_slice_pitch : host_row_pitch;
-                const auto* from = static_cast<const std::byte*>(host_ptr);
-                for (size_t z = 0; z < extent[2]; ++z)
-                    for (size_t y = 0; y < extent[1]; ++y)
-                        std::memcpy(bytes + z * image.slice_step() + y * image.row_step(),
-                                    from + z * host_slice_pitch + y * host_y, packed_row);
-            }
+            const size_t host_y =
+                image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? host_slice_pitch : host_row_pitch;
+            const auto* from = static_cast<const std::byte*>(host_ptr);
+            for (size_t z = 0; z < extent[2]; ++z)
+                for (size_t y = 0; y < extent[1]; ++y)
+                    std::memcpy(bytes + z * image.slice_step() + y * image.row_step(),
+                                from + z * host_slice_pitch + y * host_y, packed_row);
         }
         object = new MemObject(context, flags, size, use_host ? host_ptr : nullptr,
                                std::move(storage), nullptr, 0, std::move(properties));

@@ -32,25 +32,31 @@ MemObject::~MemObject() {
     });
 }
 
-Result<MemObject*> MemObject::create_buffer(Context& context, cl_mem_flags flags, size_t size,
-                                            void* host_ptr,
-                                            std::vector<cl_mem_properties> properties) {
-    const auto& domains = Platform::instance().memory_domains();
+Result<std::shared_ptr<memory::Storage>> MemObject::new_storage(cl_mem_flags flags, size_t size,
+                                                                void* host_ptr) {
     std::vector<const memory::Domain*> list;
-    for (const auto& domain : domains)
+    for (const auto& domain : Platform::instance().memory_domains())
         list.push_back(domain.get());
     const bool use_host = flags & CL_MEM_USE_HOST_PTR;
     const bool copy_host = flags & CL_MEM_COPY_HOST_PTR;
     auto storage = std::make_shared<memory::Storage>(
         std::move(list), size, use_host ? static_cast<std::byte*>(host_ptr) : nullptr,
         use_host || copy_host);
-    if (copy_host || (flags & CL_MEM_ALLOC_HOST_PTR)) {
-        std::byte* bytes = storage->instance(0);
-        if (!bytes)
-            return Status(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate the buffer");
-        if (copy_host)
-            std::memcpy(bytes, host_ptr, size);
-    }
+    if ((copy_host || (flags & CL_MEM_ALLOC_HOST_PTR)) && !storage->instance(0))
+        return Status(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate the memory object");
+    return storage;
+}
+
+Result<MemObject*> MemObject::create_buffer(Context& context, cl_mem_flags flags, size_t size,
+                                            void* host_ptr,
+                                            std::vector<cl_mem_properties> properties) {
+    const bool use_host = flags & CL_MEM_USE_HOST_PTR;
+    Result<std::shared_ptr<memory::Storage>> made = new_storage(flags, size, host_ptr);
+    if (!made.ok())
+        return made.status();
+    std::shared_ptr<memory::Storage> storage = std::move(made.value());
+    if (flags & CL_MEM_COPY_HOST_PTR)
+        std::memcpy(storage->instance(0), host_ptr, size);
     auto* buffer = new MemObject(context, flags, size, use_host ? host_ptr : nullptr,
                                  std::move(storage), nullptr, 0, std::move(properties));
     USMCL_LOG(memory, "buffer %p: %zu bytes, flags 0x%llx", static_cast<void*>(buffer), size,
