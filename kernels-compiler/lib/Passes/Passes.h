@@ -13,6 +13,9 @@
 //   GenericAddressSpace    to_global/to_local/to_private/get_fence from the
 //                          launch context's address ranges
 //   LocalMemory            __local variables placed in the local arena
+//   ImplicitLoopBarriers   barrier-free kernels: a barrier at the top of the
+//                          loops every work-item runs alike, so that the
+//                          work-item loop goes inside them
 //   CanonicalizeBarriers   barrier calls to __kc_barrier, alone in a block
 //   SubCfgFormation        kernels with barriers: sub-CFGs in work-item loops
 //   WorkItemLoops          kernels without barriers: one loop nest
@@ -50,6 +53,12 @@ struct WorkItemBuiltinsPass : llvm::PassInfoMixin<WorkItemBuiltinsPass> {
 
 struct LocalMemoryPass : llvm::PassInfoMixin<LocalMemoryPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+struct ImplicitLoopBarriersPass
+    : llvm::PassInfoMixin<ImplicitLoopBarriersPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 struct CanonicalizeBarriersPass

@@ -80,6 +80,7 @@ void runWorkGroupPipeline(llvm::Module &M) {
   MPM.addPass(GenericAddressSpacePass());
   MPM.addPass(LocalMemoryPass());
   llvm::FunctionPassManager FPM;
+  FPM.addPass(ImplicitLoopBarriersPass());
   FPM.addPass(CanonicalizeBarriersPass());
   FPM.addPass(SubCfgFormationPass());
   FPM.addPass(WorkItemLoopsPass());
@@ -119,7 +120,9 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
   A.PB.registerPipelineParsingCallback(
       [](llvm::StringRef Name, llvm::FunctionPassManager &FPM,
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (Name == "kc-canonicalize-barriers")
+        if (Name == "kc-implicit-loop-barriers")
+          FPM.addPass(ImplicitLoopBarriersPass());
+        else if (Name == "kc-canonicalize-barriers")
           FPM.addPass(CanonicalizeBarriersPass());
         else if (Name == "kc-subcfg-formation")
           FPM.addPass(SubCfgFormationPass());

@@ -1,0 +1,113 @@
+//===- Passes/Uniformity.cpp - Values equal in every work-item ------------===//
+#include "Passes/Uniformity.h"
+
+#include "Passes/WorkGroupABI.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+
+namespace kc {
+
+namespace {
+
+bool variesByConstruction(const llvm::Instruction &I) {
+  if (localIdPlaceholderDim(I) >= 0)
+    return true;
+  if (llvm::isa<llvm::AllocaInst>(I) || I.mayReadOrWriteMemory())
+    return true;
+  return llvm::isa<llvm::CallBase>(I) && !llvm::isa<llvm::IntrinsicInst>(I);
+}
+
+} // namespace
+
+Uniformity::Uniformity(llvm::Function &WG, const llvm::LoopInfo &LI,
+                       const llvm::PostDominatorTree &PDT)
+    : PDT(PDT) {
+  llvm::BasicBlock *Entry = &WG.getEntryBlock();
+  llvm::SmallVector<const llvm::Value *, 32> Work;
+  auto Mark = [&](const llvm::Value *V) {
+    if (Varying.insert(V).second)
+      Work.push_back(V);
+  };
+  for (llvm::BasicBlock &BB : WG)
+    if (&BB != Entry)
+      for (llvm::Instruction &I : BB)
+        if (variesByConstruction(I))
+          Mark(&I);
+
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Done;
+  for (bool Changed = true; Changed;) {
+    while (!Work.empty()) {
+      const llvm::Value *V = Work.pop_back_val();
+      for (const llvm::User *U : V->users())
+        if (llvm::isa<llvm::Instruction>(U))
+          Mark(U);
+    }
+    Changed = false;
+    for (llvm::BasicBlock &BB : WG) {
+      if (isUniformTerminator(BB) || !Done.insert(&BB).second)
+        continue;
+      Changed = true;
+      markVaryingRegion(&BB);
+      // Phis of the region and the join may merge values of different paths.
+      for (llvm::BasicBlock &Other : WG)
+        if (VaryingControlled.contains(&Other) || VaryingJoins.contains(&Other))
+          for (llvm::PHINode &Phi : Other.phis())
+            Mark(&Phi);
+      // Work-items may leave the loops BB exits after different numbers of
+      // iterations: what the loop computed differs when used after it.
+      for (const llvm::Loop *L = LI.getLoopFor(&BB); L;
+           L = L->getParentLoop()) {
+        if (llvm::all_of(llvm::successors(&BB), [&](llvm::BasicBlock *Succ) {
+              return L->contains(Succ);
+            }))
+          break;
+        for (llvm::BasicBlock *Member : L->blocks())
+          for (llvm::Instruction &I : *Member)
+            for (llvm::User *U : I.users())
+              if (auto *UI = llvm::dyn_cast<llvm::Instruction>(U))
+                if (!L->contains(UI->getParent()))
+                  Mark(UI);
+      }
+    }
+  }
+}
+
+bool Uniformity::isUniformTerminator(const llvm::BasicBlock &BB) const {
+  const llvm::Instruction *Term = BB.getTerminator();
+  if (!Term)
+    return true;
+  if (llvm::isa<llvm::IndirectBrInst>(Term))
+    return false;
+  return !Varying.contains(Term);
+}
+
+// The blocks a path from Branch's block can reach before it meets the
+// branch's immediate post-dominator: they run or not depending on the way
+// taken.
+void Uniformity::markVaryingRegion(llvm::BasicBlock *Branch) {
+  const llvm::DomTreeNode *Node = PDT.getNode(Branch);
+  const llvm::BasicBlock *Join = nullptr;
+  if (Node && Node->getIDom())
+    Join = Node->getIDom()->getBlock();
+  llvm::SmallVector<llvm::BasicBlock *, 16> Work(llvm::successors(Branch));
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Seen;
+  while (!Work.empty()) {
+    llvm::BasicBlock *BB = Work.pop_back_val();
+    if (BB == Join) {
+      VaryingJoins.insert(BB);
+      continue;
+    }
+    if (!Seen.insert(BB).second)
+      continue;
+    VaryingControlled.insert(BB);
+    llvm::append_range(Work, llvm::successors(BB));
+  }
+}
+
+} // namespace kc
