@@ -76,7 +76,7 @@ bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
     Kernels.push_back(std::move(Info));
   }
 
-  runWorkGroupPipeline(M);
+  runWorkGroupPipeline(M, Options.OptDisable);
   for (KernelInfo &Info : Kernels) {
     llvm::Function *WG = M.getFunction(Info.Name + WorkGroupSuffix.str());
     if (!WG)

@@ -15,11 +15,15 @@
 // Chosen loops: innermost; reached and left the same way by every work-item
 // (Uniformity); not a small constant number of iterations (unrolling does
 // better); something in them differs between work-items; no calls, atomics
-// or volatile accesses (they keep the work-item loop scalar anyway). Kernels
-// with barriers of their own, private variables in memory (they would
-// become per-work-item arrays) or built with -cl-opt-disable are left as
-// they are. Vector values of the chosen kernels are split into scalars
-// first, which is what the vectorizer across work-items needs.
+// or volatile accesses (they keep the work-item loop scalar anyway); no
+// access that walks a row per work-item (unit stride along the loop,
+// different rows for neighbouring work-items in x: the loop vectorizes as it
+// is, and across work-items it would gather). Kernels
+// with barriers of their own or private variables in memory (they would
+// become per-work-item arrays) are left as they are, and so is everything
+// built with -cl-opt-disable (Pipeline.cpp does not run the pass). Vector
+// values of the chosen kernels are split into scalars first, which is what the
+// vectorizer across work-items needs.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes/Passes.h"
@@ -29,13 +33,18 @@
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+
+#include <cstdlib>
+#include <optional>
 
 namespace kc {
 
@@ -96,7 +105,92 @@ bool keepsWorkItemLoopScalar(const llvm::Instruction &I) {
   return false;
 }
 
+// The values computed from the local id in x (the dimension the work-item
+// loop vectorizes), through data only.
+llvm::DenseSet<const llvm::Value *> dependOnLocalIdX(llvm::Function &F) {
+  llvm::DenseSet<const llvm::Value *> Result;
+  llvm::SmallVector<const llvm::Value *, 32> Work;
+  for (llvm::BasicBlock &BB : F)
+    for (llvm::Instruction &I : BB)
+      if (int Dim = localIdPlaceholderDim(I); Dim == 0 || Dim == 3)
+        if (Result.insert(&I).second)
+          Work.push_back(&I);
+  while (!Work.empty())
+    for (const llvm::User *U : Work.pop_back_val()->users())
+      if (Result.insert(U).second)
+        Work.push_back(U);
+  return Result;
+}
+
+// How much S grows from one iteration of L to the next, when that is a
+// constant: extensions and wrapping are ignored (a heuristic only).
+std::optional<int64_t> stepAlong(const llvm::SCEV *S, const llvm::Loop &L,
+                                 llvm::ScalarEvolution &SE) {
+  // Without a recurrence of L, what changes with the iteration is not the
+  // index (a value computed in the loop from the work-item's id).
+  if (!llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
+        const auto *Rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(X);
+        return Rec && Rec->getLoop() == &L;
+      }))
+    return 0;
+  if (const auto *Rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(S)) {
+    if (Rec->getLoop() != &L || !Rec->isAffine())
+      return std::nullopt;
+    const auto *C =
+        llvm::dyn_cast<llvm::SCEVConstant>(Rec->getStepRecurrence(SE));
+    if (!C)
+      return std::nullopt;
+    return C->getAPInt().getSExtValue();
+  }
+  if (const auto *Cast = llvm::dyn_cast<llvm::SCEVCastExpr>(S))
+    return stepAlong(Cast->getOperand(), L, SE);
+  if (const auto *Add = llvm::dyn_cast<llvm::SCEVAddExpr>(S)) {
+    int64_t Sum = 0;
+    for (const llvm::SCEV *Op : Add->operands()) {
+      std::optional<int64_t> Step = stepAlong(Op, L, SE);
+      if (!Step)
+        return std::nullopt;
+      Sum += *Step;
+    }
+    return Sum;
+  }
+  if (const auto *Mul = llvm::dyn_cast<llvm::SCEVMulExpr>(S)) {
+    if (Mul->getNumOperands() != 2)
+      return std::nullopt;
+    const auto *C = llvm::dyn_cast<llvm::SCEVConstant>(Mul->getOperand(0));
+    std::optional<int64_t> Step = stepAlong(Mul->getOperand(1), L, SE);
+    if (!C || !Step)
+      return std::nullopt;
+    return C->getAPInt().getSExtValue() * *Step;
+  }
+  return std::nullopt;
+}
+
+// An access whose address follows the loop with a unit stride and differs
+// between neighbouring work-items (a row per work-item): the loop
+// vectorizes well as it is, across work-items it would gather.
+bool hasRowPerWorkItemAccess(const llvm::Loop &L,
+                             const llvm::DenseSet<const llvm::Value *> &OnX,
+                             llvm::ScalarEvolution &SE) {
+  for (const llvm::BasicBlock *BB : L.blocks()) {
+    for (const llvm::Instruction &I : *BB) {
+      const llvm::Value *Ptr = llvm::getLoadStorePointerOperand(&I);
+      if (!Ptr || !OnX.contains(Ptr))
+        continue;
+      llvm::Type *Ty =
+          llvm::getLoadStoreType(const_cast<llvm::Instruction *>(&I));
+      uint64_t Size = I.getModule()->getDataLayout().getTypeStoreSize(Ty);
+      std::optional<int64_t> Step =
+          stepAlong(SE.getSCEV(const_cast<llvm::Value *>(Ptr)), L, SE);
+      if (Step && static_cast<uint64_t>(std::abs(*Step)) == Size)
+        return true;
+    }
+  }
+  return false;
+}
+
 bool isChosen(const llvm::Loop &L, const Uniformity &U,
+              const llvm::DenseSet<const llvm::Value *> &OnX,
               llvm::ScalarEvolution &SE) {
   if (!L.isInnermost() || !U.isUniformlyReached(*L.getHeader()))
     return false;
@@ -117,7 +211,7 @@ bool isChosen(const llvm::Loop &L, const Uniformity &U,
       Varies |= !U.isUniform(&I);
     }
   }
-  return Varies;
+  return Varies && !hasRowPerWorkItemAccess(L, OnX, SE);
 }
 
 } // namespace
@@ -125,17 +219,17 @@ bool isChosen(const llvm::Loop &L, const Uniformity &U,
 llvm::PreservedAnalyses
 ImplicitLoopBarriersPass::run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &AM) {
-  if (!isWorkGroupFunction(F) || F.hasOptNone() || hasBarriers(F) ||
-      hasPrivateMemory(F))
+  if (!isWorkGroupFunction(F) || hasBarriers(F) || hasPrivateMemory(F))
     return llvm::PreservedAnalyses::all();
   auto &LI = AM.getResult<llvm::LoopAnalysis>(F);
   auto &PDT = AM.getResult<llvm::PostDominatorTreeAnalysis>(F);
   auto &SE = AM.getResult<llvm::ScalarEvolutionAnalysis>(F);
   Uniformity U(F, LI, PDT);
+  llvm::DenseSet<const llvm::Value *> OnX = dependOnLocalIdX(F);
 
   llvm::SmallVector<llvm::BasicBlock *, 4> Headers;
   for (llvm::Loop *L : LI.getLoopsInPreorder())
-    if (isChosen(*L, U, SE))
+    if (isChosen(*L, U, OnX, SE))
       Headers.push_back(L->getHeader());
   if (Headers.empty())
     return llvm::PreservedAnalyses::all();

@@ -71,7 +71,7 @@ void runKernelSimplificationPipeline(llvm::Module &M, bool OptDisable) {
   MPM.run(M, A.MAM);
 }
 
-void runWorkGroupPipeline(llvm::Module &M) {
+void runWorkGroupPipeline(llvm::Module &M, bool OptDisable) {
   Analyses A;
   llvm::ModulePassManager MPM;
   MPM.addPass(WorkGroupFunctionPass());
@@ -80,7 +80,8 @@ void runWorkGroupPipeline(llvm::Module &M) {
   MPM.addPass(GenericAddressSpacePass());
   MPM.addPass(LocalMemoryPass());
   llvm::FunctionPassManager FPM;
-  FPM.addPass(ImplicitLoopBarriersPass());
+  if (!OptDisable)
+    FPM.addPass(ImplicitLoopBarriersPass());
   FPM.addPass(CanonicalizeBarriersPass());
   FPM.addPass(SubCfgFormationPass());
   FPM.addPass(WorkItemLoopsPass());

@@ -19,14 +19,16 @@ namespace kc {
 void runKernelSimplificationPipeline(llvm::Module &M, bool OptDisable);
 
 // Link time: the work-group functions <kernel>_wg; afterwards only they
-// have external linkage.
-void runWorkGroupPipeline(llvm::Module &M);
+// have external linkage. OptDisable leaves the kernel's loops as they are
+// (no implicit loop barriers).
+void runWorkGroupPipeline(llvm::Module &M, bool OptDisable);
 
 // Runs a textual pipeline (LLVM's syntax) in which the kernel compiler's
 // passes have names: kc-inline-into-kernels, kc-work-group-function,
 // kc-work-item-builtins, kc-local-memory (module passes),
-// kc-canonicalize-barriers, kc-subcfg-formation, kc-work-item-loops
-// (function passes). For tests and kcc. False and Error on a parse error.
+// kc-implicit-loop-barriers, kc-canonicalize-barriers, kc-subcfg-formation,
+// kc-work-item-loops (function passes). For tests and kcc. False and Error on a
+// parse error.
 bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
                      std::string &Error);
 

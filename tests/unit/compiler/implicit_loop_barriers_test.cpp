@@ -1,0 +1,339 @@
+// Loops every work-item runs alike get a work-item loop inside them
+// (Passes/ImplicitLoopBarriers.cpp): each kernel here is checked for whether
+// the pass chose it, and its results against a host reference for local
+// sizes that leave partial vectors and partial work-groups.
+#include "Binary/ModuleImpl.h"
+#include "compiler_test.hpp"
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <functional>
+
+namespace {
+
+// Whether the work-group function of Kernel got implicit loop barriers.
+bool chosen(const kc::Module& M, const std::string& Kernel) {
+    llvm::LLVMContext Context;
+    std::string Error;
+    std::unique_ptr<llvm::Module> IR = static_cast<const kc::ModuleImpl&>(M).load(Context, Error);
+    INFO(Error);
+    REQUIRE(IR);
+    const llvm::Function* WG = IR->getFunction(Kernel + "_wg");
+    REQUIRE(WG);
+    return WG->hasFnAttribute("kc-implicit-loop-barriers");
+}
+
+struct Program {
+    std::unique_ptr<kc::Module> M;
+    std::unique_ptr<kc::NativeProgram> P;
+    explicit Program(const std::string& Source, const std::string& Options = "")
+        : M(kctest::build(Source, Options)), P(kctest::jit(*M)) {}
+    const kc::KernelInfo& info(const std::string& Name) const { return kctest::kernel(*M, Name); }
+};
+
+// Runs a 1D kernel (out, in, n) over Global work-items for every local
+// size, and compares out with Expected(gid, in, n).
+void checkOneDimensional(const Program& P, const std::string& Name, int N, uint64_t Global,
+                         const std::function<int(int, const std::vector<int>&, int)>& Expected) {
+    const kc::KernelInfo& K = P.info(Name);
+    std::vector<int> In(std::max<uint64_t>(Global, static_cast<uint64_t>(N)) + 64);
+    for (size_t I = 0; I < In.size(); ++I)
+        In[I] = static_cast<int>((I * 7919) % 23) - 11;
+    for (uint64_t Local : {1, 3, 16, 64, 100}) {
+        std::vector<int> Out(Global, -7);
+        kctest::ArgBuffer Args(K);
+        Args.set(0, Out.data()).set(1, In.data()).set(2, N);
+        kctest::runNDRange(P.P->lookup(Name), Args, 1, {Global, 1, 1}, {Local, 1, 1});
+        for (uint64_t G = 0; G < Global; ++G) {
+            INFO(Name << ": local size " << Local << ", work-item " << G);
+            REQUIRE(Out[G] == Expected(static_cast<int>(G), In, N));
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("a float sum over a uniform loop runs per work-item inside it", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void matmul(global const float *a, global const float *b, global float *c, int n) {
+    int col = get_global_id(0);
+    int row = get_global_id(1);
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k)
+        sum += a[row * n + k] * b[k * n + col];
+    c[row * n + col] = sum;
+}
+)CL");
+    CHECK(chosen(*P.M, "matmul"));
+    const int N = 37;
+    std::vector<float> A(N * N), B(N * N), Want(N * N, 0.0f);
+    for (int I = 0; I < N * N; ++I) {
+        A[I] = static_cast<float>(I % 7 - 3);
+        B[I] = static_cast<float>(I % 5 - 2);
+    }
+    for (int Row = 0; Row < N; ++Row)
+        for (int Col = 0; Col < N; ++Col)
+            for (int K = 0; K < N; ++K)
+                Want[Row * N + Col] += A[Row * N + K] * B[K * N + Col];
+    const kc::KernelInfo& K = P.info("matmul");
+    for (std::array<uint64_t, 3> Local :
+         {std::array<uint64_t, 3>{1, 1, 1}, {16, 4, 1}, {37, 1, 1}, {5, 3, 1}, {32, 32, 1}}) {
+        std::vector<float> C(N * N, -1.0f);
+        kctest::ArgBuffer Args(K);
+        Args.set(0, A.data()).set(1, B.data()).set(2, C.data()).set(3, N);
+        kctest::runNDRange(P.P->lookup("matmul"), Args, 2, {N, N, 1}, Local);
+        INFO("local size " << Local[0] << "x" << Local[1]);
+        CHECK(C == Want);
+    }
+}
+
+TEST_CASE("vector values and values live across the loop keep per work-item", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void body(global const float4 *pos, global float4 *acc, int n, float scale) {
+    int i = get_global_id(0);
+    float4 p = pos[i];
+    float3 a = (float3)(0.0f);
+    int counted = 0;
+    for (int j = 0; j < n; ++j) {
+        float4 q = pos[j];
+        float3 d = q.xyz - p.xyz;
+        if (d.x > 0.0f)
+            continue;
+        a += q.w * d;
+        ++counted;
+    }
+    acc[i] = (float4)(a * scale, (float)counted + p.w);
+}
+)CL");
+    CHECK(chosen(*P.M, "body"));
+    const int N = 45;
+    std::vector<float> Pos(4 * N);
+    for (int I = 0; I < 4 * N; ++I)
+        Pos[I] = static_cast<float>((I * 13) % 9 - 4);
+    const kc::KernelInfo& K = P.info("body");
+    for (uint64_t Local : {1, 4, 16, 45}) {
+        std::vector<float> Acc(4 * N, -1.0f);
+        kctest::ArgBuffer Args(K);
+        Args.set(0, Pos.data()).set(1, Acc.data()).set(2, N).set(3, 2.0f);
+        kctest::runNDRange(P.P->lookup("body"), Args, 1, {N, 1, 1}, {Local, 1, 1});
+        for (int I = 0; I < N; ++I) {
+            float Want[3] = {0, 0, 0};
+            int Counted = 0;
+            for (int J = 0; J < N; ++J) {
+                float D[3];
+                for (int C = 0; C < 3; ++C)
+                    D[C] = Pos[4 * J + C] - Pos[4 * I + C];
+                if (D[0] > 0.0f)
+                    continue;
+                for (int C = 0; C < 3; ++C)
+                    Want[C] += Pos[4 * J + 3] * D[C];
+                ++Counted;
+            }
+            INFO("local size " << Local << ", work-item " << I);
+            for (int C = 0; C < 3; ++C)
+                CHECK(Acc[4 * I + C] == Want[C] * 2.0f);
+            CHECK(Acc[4 * I + 3] == static_cast<float>(Counted) + Pos[4 * I + 3]);
+        }
+    }
+}
+
+TEST_CASE("loops in sequence, nested loops and a counter used after the loop",
+          "[compiler][loops]") {
+    Program P(R"CL(
+kernel void seq(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int before = in[g] * 3;
+    int s = 0;
+    int k;
+    for (k = 0; k < n; ++k)
+        s += in[k] * (g + 1);
+    int t = s;
+    for (int m = n; m > 1; m /= 2)
+        t = t * 3 + in[m] - g;
+    out[g] = t + before + k;
+}
+kernel void nested(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int i = 0; i < n; ++i) {
+        int r = g;
+        for (int j = 0; j < n; ++j)
+            r = r * 5 + in[i + j];
+        s ^= r;
+    }
+    out[g] = s;
+}
+)CL");
+    CHECK(chosen(*P.M, "seq"));
+    CHECK(chosen(*P.M, "nested"));
+    checkOneDimensional(P, "seq", 40, 150, [](int G, const std::vector<int>& In, int N) {
+        int S = 0, K = 0;
+        for (K = 0; K < N; ++K)
+            S += In[K] * (G + 1);
+        int T = S;
+        for (int M = N; M > 1; M /= 2)
+            T = T * 3 + In[M] - G;
+        return T + In[G] * 3 + K;
+    });
+    checkOneDimensional(P, "nested", 33, 130, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int I = 0; I < N; ++I) {
+            int R = G;
+            for (int J = 0; J < N; ++J)
+                R = R * 5 + In[I + J];
+            S ^= R;
+        }
+        return S;
+    });
+}
+
+TEST_CASE("a work-item reads back what it wrote in an earlier iteration", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void chain(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    out[g] = g;
+    for (int j = 1; j < n; ++j)
+        out[g] = out[g] * 2 + in[j] + (j & g);
+}
+)CL");
+    CHECK(chosen(*P.M, "chain"));
+    checkOneDimensional(P, "chain", 40, 99, [](int G, const std::vector<int>& In, int N) {
+        int V = G;
+        for (int J = 1; J < N; ++J)
+            V = V * 2 + In[J] + (J & G);
+        return V;
+    });
+}
+
+TEST_CASE("loops work-items may run differently are left alone", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void varying_count(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < n + g % 5; ++j)
+        s += in[j];
+    out[g] = s;
+}
+kernel void varying_break(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < n; ++j) {
+        if (in[j] == g % 11 - 5)
+            break;
+        s += in[j] * j;
+    }
+    out[g] = s;
+}
+kernel void under_varying_if(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = g;
+    if (g % 3 == 1)
+        for (int j = 0; j < n; ++j)
+            s = s * 3 + in[j];
+    out[g] = s;
+}
+kernel void count_from_memory(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < in[0] + n; ++j)
+        s += in[j] ^ g;
+    out[g] = s;
+}
+kernel void small_constant(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < 8; ++j)
+        s += in[j] * g;
+    out[g] = s + n;
+}
+kernel void with_atomic(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    for (int j = 0; j < n; ++j)
+        atomic_add(&out[g], in[j]);
+}
+kernel void row_per_work_item(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < n; ++j)
+        s += in[(g % 7) * n + j] * j;
+    out[g] = s;
+}
+kernel void private_array(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int t[40];
+    for (int j = 0; j < n; ++j)
+        t[j] = in[j] + g;
+    int s = 0;
+    for (int j = n - 1; j >= 0; --j)
+        s = s * 2 + t[(j * 7) % n];
+    out[g] = s;
+}
+)CL");
+    for (const char* Name :
+         {"varying_count", "varying_break", "under_varying_if", "count_from_memory",
+          "small_constant", "with_atomic", "row_per_work_item", "private_array"}) {
+        INFO(Name);
+        CHECK_FALSE(chosen(*P.M, Name));
+    }
+    checkOneDimensional(P, "varying_count", 30, 70, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int J = 0; J < N + G % 5; ++J)
+            S += In[J];
+        return S;
+    });
+    checkOneDimensional(P, "varying_break", 40, 70, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int J = 0; J < N; ++J) {
+            if (In[J] == G % 11 - 5)
+                break;
+            S += In[J] * J;
+        }
+        return S;
+    });
+    checkOneDimensional(P, "under_varying_if", 30, 70,
+                        [](int G, const std::vector<int>& In, int N) {
+                            int S = G;
+                            if (G % 3 == 1)
+                                for (int J = 0; J < N; ++J)
+                                    S = S * 3 + In[J];
+                            return S;
+                        });
+    checkOneDimensional(P, "row_per_work_item", 9, 70,
+                        [](int G, const std::vector<int>& In, int N) {
+                            int S = 0;
+                            for (int J = 0; J < N; ++J)
+                                S += In[(G % 7) * N + J] * J;
+                            return S;
+                        });
+    checkOneDimensional(P, "private_array", 40, 70, [](int G, const std::vector<int>& In, int N) {
+        int T[40];
+        for (int J = 0; J < N; ++J)
+            T[J] = In[J] + G;
+        int S = 0;
+        for (int J = N - 1; J >= 0; --J)
+            S = S * 2 + T[(J * 7) % N];
+        return S;
+    });
+}
+
+TEST_CASE("-cl-opt-disable keeps loops as written", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void sum(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < n; ++j)
+        s += in[j] * g;
+    out[g] = s;
+}
+)CL",
+              "-cl-opt-disable");
+    CHECK_FALSE(chosen(*P.M, "sum"));
+    checkOneDimensional(P, "sum", 50, 40, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int J = 0; J < N; ++J)
+            S += In[J] * G;
+        return S;
+    });
+}
