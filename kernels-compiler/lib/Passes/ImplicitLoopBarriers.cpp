@@ -38,10 +38,13 @@
 #include <llvm/IR/DataLayout.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <cstdlib>
 #include <optional>
@@ -53,6 +56,8 @@ namespace {
 // Loops with at most this many iterations, known at compile time, are left
 // for the unroller.
 constexpr unsigned SmallTripCount = 32;
+// Work-groups at least this wide in x run the version with the barriers.
+constexpr uint64_t MinVectorLocalSize = 4;
 
 bool hasBarriers(const llvm::Function &F) {
   for (const llvm::BasicBlock &BB : F)
@@ -214,6 +219,41 @@ bool isChosen(const llvm::Loop &L, const Uniformity &U,
   return Varies && !hasRowPerWorkItemAccess(L, OnX, SE);
 }
 
+// The body twice: as it is, for work-groups narrower than
+// MinVectorLocalSize in x (too few work-items to fill a vector, and each
+// iteration would pay for a pass over the work-items), and a copy for the
+// others, which gets the barriers. VMap maps the body to the copy.
+void addVectorVersion(llvm::Function &F, llvm::ValueToValueMapTy &VMap) {
+  llvm::BasicBlock *Entry = &F.getEntryBlock();
+  llvm::BasicBlock *Exit = exitBlock(F);
+  llvm::BasicBlock *Body = bodyEntry(F);
+  llvm::SmallVector<llvm::BasicBlock *, 16> Blocks;
+  for (llvm::BasicBlock &BB : F)
+    if (&BB != Entry && &BB != Exit)
+      Blocks.push_back(&BB);
+
+  llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
+  for (llvm::BasicBlock *BB : Blocks) {
+    llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, ".vec", &F);
+    VMap[BB] = Clone;
+    Clones.push_back(Clone);
+  }
+  for (llvm::BasicBlock *Clone : Clones)
+    for (llvm::Instruction &I : *Clone)
+      llvm::RemapInstruction(&I, VMap,
+                             llvm::RF_IgnoreMissingLocals |
+                                 llvm::RF_NoModuleLevelChanges);
+
+  llvm::Value *Width = loadContextField(F, ctx::LocalSize, 0);
+  auto *Choose =
+      llvm::BasicBlock::Create(F.getContext(), "choose.version", &F, Body);
+  llvm::IRBuilder<> B(Choose);
+  llvm::Value *Wide = B.CreateICmpUGE(
+      Width, llvm::ConstantInt::get(Width->getType(), MinVectorLocalSize));
+  B.CreateCondBr(Wide, llvm::cast<llvm::BasicBlock>(VMap[Body]), Body);
+  Entry->getTerminator()->replaceSuccessorWith(Body, Choose);
+}
+
 } // namespace
 
 llvm::PreservedAnalyses
@@ -234,11 +274,15 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
   if (Headers.empty())
     return llvm::PreservedAnalyses::all();
 
+  llvm::ValueToValueMapTy VMap;
+  addVectorVersion(F, VMap);
   llvm::Module &M = *F.getParent();
   llvm::FunctionCallee Barrier = M.getOrInsertFunction(
       BarrierPlaceholder, llvm::Type::getVoidTy(F.getContext()));
-  for (llvm::BasicBlock *Header : Headers)
-    llvm::CallInst::Create(Barrier, "", Header->getFirstInsertionPt());
+  for (llvm::BasicBlock *Header : Headers) {
+    auto *Clone = llvm::cast<llvm::BasicBlock>(VMap[Header]);
+    llvm::CallInst::Create(Barrier, "", Clone->getFirstInsertionPt());
+  }
   F.addFnAttr("kc-implicit-loop-barriers");
 
   AM.invalidate(F, llvm::PreservedAnalyses::none());
