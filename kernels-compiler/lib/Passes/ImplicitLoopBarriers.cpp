@@ -284,6 +284,8 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
     llvm::CallInst::Create(Barrier, "", Clone->getFirstInsertionPt());
   }
   F.addFnAttr("kc-implicit-loop-barriers");
+  if (U.hasEarlyExits())
+    F.addFnAttr("kc-may-exit-early");
 
   AM.invalidate(F, llvm::PreservedAnalyses::none());
   llvm::ScalarizerPassOptions Options;

@@ -18,6 +18,12 @@
 // per-work-item arrays. Barriers work in loops, conditionals (with uniform
 // conditions) and inlined helpers alike: only the CFG matters.
 //
+// Early exits (functions marked kc-may-exit-early, by ImplicitLoopBarriers):
+// work-items may reach the end before a barrier the others wait at. They
+// set their flag in a per-work-item array instead of recording the exit
+// barrier, the later sub-CFGs skip flagged work-items, and the next barrier
+// is the exit unless a running work-item records another.
+//
 //===----------------------------------------------------------------------===//
 #include "Passes/LoopNest.h"
 #include "Passes/Passes.h"
@@ -126,6 +132,8 @@ private:
   llvm::DenseSet<llvm::Value *> Divergent;
   llvm::Value *NumWorkItems = nullptr;
   llvm::AllocaInst *NextBarrier = nullptr;
+  // With early exits: one byte per work-item, 1 once it has ended.
+  llvm::AllocaInst *Exited = nullptr;
 };
 
 void SubCfgFormation::addEntryAndExitBarriers() {
@@ -483,7 +491,11 @@ void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
       auto *Record = llvm::BasicBlock::Create(
           C, "to.barrier" + std::to_string(Id) + Suffix, &F, Nest.Latch);
       llvm::IRBuilder<> B(Record);
-      B.CreateStore(B.getInt32(Id), NextBarrier);
+      if (Exited && Succ == ExitBarrier)
+        B.CreateStore(B.getInt8(1), B.CreateInBoundsGEP(B.getInt8Ty(), Exited,
+                                                        Nest.LinearId));
+      else
+        B.CreateStore(B.getInt32(Id), NextBarrier);
       B.CreateBr(Nest.Latch);
       ToBarrier[Succ] = Record;
       VMap[Succ] = Record;
@@ -512,6 +524,25 @@ void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
   llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
   for (auto &Entry : ToBarrier)
     LoopBlocks.push_back(Entry.second);
+  if (Exited) {
+    // The exit unless a running work-item records another barrier.
+    llvm::IRBuilder<> B(Nest.Preheader->getTerminator());
+    B.CreateStore(B.getInt32(BarrierIds[ExitBarrier]), NextBarrier);
+    // Work-items that have ended skip the sub-CFGs after the first.
+    if (S.Id != 0) {
+      auto *Running =
+          llvm::BasicBlock::Create(C, "running" + Suffix, &F, Clones.front());
+      B.SetInsertPoint(Running);
+      llvm::Value *Flag = B.CreateLoad(
+          B.getInt8Ty(),
+          B.CreateInBoundsGEP(B.getInt8Ty(), Exited, Nest.LinearId), "exited");
+      B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt8(0)), Nest.Latch,
+                     Clones.front());
+      Nest.InnerHeader->getTerminator()->replaceSuccessorWith(Clones.front(),
+                                                              Running);
+      LoopBlocks.push_back(Running);
+    }
+  }
   markWorkItemLoop(Nest.Latch->getTerminator(),
                    addParallelAccesses(LoopBlocks));
   S.Blocks.assign({Nest.Preheader});
@@ -554,6 +585,11 @@ void SubCfgFormation::run() {
   NumWorkItems =
       B.CreateMul(B.CreateMul(Sizes[0], Sizes[1]), Sizes[2], "work_items");
   NextBarrier = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier.slot");
+  if (F.hasFnAttribute("kc-may-exit-early")) {
+    Exited = createWorkItemArray(B.getInt8Ty(), llvm::Align(1), "exited");
+    B.SetInsertPoint(Entry->getTerminator());
+    B.CreateMemSet(Exited, B.getInt8(0), NumWorkItems, Exited->getAlign());
+  }
 
   // Private allocas first: the slots for uniform values are allocas too.
   arrayifyPrivateAllocas();

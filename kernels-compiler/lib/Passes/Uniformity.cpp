@@ -28,6 +28,14 @@ bool variesByConstruction(const llvm::Instruction &I) {
 Uniformity::Uniformity(llvm::Function &WG, const llvm::LoopInfo &LI,
                        const llvm::PostDominatorTree &PDT)
     : PDT(PDT) {
+  End.insert(exitBlock(WG));
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (llvm::BasicBlock &BB : WG)
+      if (BB.size() == 1 && BB.getSingleSuccessor() &&
+          End.contains(BB.getSingleSuccessor()))
+        Grew |= End.insert(&BB).second;
+  }
   llvm::BasicBlock *Entry = &WG.getEntryBlock();
   llvm::SmallVector<const llvm::Value *, 32> Work;
   auto Mark = [&](const llvm::Value *V) {
@@ -91,6 +99,16 @@ bool Uniformity::isUniformTerminator(const llvm::BasicBlock &BB) const {
 // branch's immediate post-dominator: they run or not depending on the way
 // taken.
 void Uniformity::markVaryingRegion(llvm::BasicBlock *Branch) {
+  if (llvm::BasicBlock *Side = earlyExitSide(Branch)) {
+    EarlyExits = true;
+    llvm::SmallVector<llvm::BasicBlock *, 16> Work = {Side};
+    while (!Work.empty()) {
+      llvm::BasicBlock *BB = Work.pop_back_val();
+      if (!End.contains(BB) && VaryingControlled.insert(BB).second)
+        llvm::append_range(Work, llvm::successors(BB));
+    }
+    return;
+  }
   const llvm::DomTreeNode *Node = PDT.getNode(Branch);
   const llvm::BasicBlock *Join = nullptr;
   if (Node && Node->getIDom())
@@ -108,6 +126,37 @@ void Uniformity::markVaryingRegion(llvm::BasicBlock *Branch) {
     VaryingControlled.insert(BB);
     llvm::append_range(Work, llvm::successors(BB));
   }
+}
+
+// The successor of a two-way branch from which only the kernel's end can be
+// reached without meeting anything reachable from the other successor.
+llvm::BasicBlock *Uniformity::earlyExitSide(llvm::BasicBlock *Branch) const {
+  auto *Br = llvm::dyn_cast<llvm::BranchInst>(Branch->getTerminator());
+  if (!Br || !Br->isConditional())
+    return nullptr;
+  auto Reach = [&](llvm::BasicBlock *From) {
+    llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Seen;
+    llvm::SmallVector<llvm::BasicBlock *, 16> Work = {From};
+    while (!Work.empty()) {
+      llvm::BasicBlock *BB = Work.pop_back_val();
+      if (!End.contains(BB) && Seen.insert(BB).second)
+        llvm::append_range(Work, llvm::successors(BB));
+    }
+    return Seen;
+  };
+  for (unsigned Side = 0; Side < 2; ++Side) {
+    llvm::BasicBlock *Leaving = Br->getSuccessor(Side);
+    llvm::BasicBlock *Staying = Br->getSuccessor(1 - Side);
+    auto Left = Reach(Leaving);
+    auto Stayed = Reach(Staying);
+    if (Left.contains(Branch) || Stayed.empty())
+      continue;
+    if (llvm::none_of(Left, [&](const llvm::BasicBlock *BB) {
+          return Stayed.contains(BB);
+        }))
+      return Leaving;
+  }
+  return nullptr;
 }
 
 } // namespace kc

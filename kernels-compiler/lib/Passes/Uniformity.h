@@ -14,6 +14,12 @@
 //     numbers of iterations, where they are used outside it.
 // The prologue (entry block: arguments, launch context) is uniform.
 //
+// Early exits: a varying branch one side of which only leads to the end of
+// the kernel (`if (gid >= n) return;`) leaves the other side to the
+// work-items still running, and among them what follows is uniform as
+// usual. Code that relies on this (a barrier after such a branch) must let
+// the work-items that left skip the barrier: hasEarlyExits() says when.
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -45,11 +51,19 @@ public:
   bool isUniformlyReached(const llvm::BasicBlock &BB) const {
     return !VaryingControlled.contains(&BB);
   }
+  // Whether some work-items may end the kernel early, on a varying branch
+  // whose other side the remaining ones run uniformly.
+  bool hasEarlyExits() const { return EarlyExits; }
 
 private:
   void markVaryingRegion(llvm::BasicBlock *Branch);
+  llvm::BasicBlock *earlyExitSide(llvm::BasicBlock *Branch) const;
 
   const llvm::PostDominatorTree &PDT;
+  // The end of the kernel: the exit block and the empty blocks that only
+  // lead to it.
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 4> End;
+  bool EarlyExits = false;
   llvm::DenseSet<const llvm::Value *> Varying;
   // Blocks whose execution depends on a varying branch (the join excluded),
   // and the joins (the immediate post-dominators of varying branches).

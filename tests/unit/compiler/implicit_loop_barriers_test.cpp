@@ -207,6 +207,125 @@ kernel void chain(global int *out, global const int *in, int n) {
     });
 }
 
+TEST_CASE("work-items that return early skip the loops of the others", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void guarded(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    if (g >= n + 5)
+        return;
+    int s = g;
+    for (int j = 0; j < n; ++j)
+        s = s * 3 + in[j];
+    out[g] = s;
+}
+kernel void between(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < n; ++j)
+        s += in[j] * (g + j);
+    if (g % 3 == 0) {
+        out[g] = s;
+        return;
+    }
+    for (int j = 0; j < n; ++j)
+        s = s * 5 - in[j + 1];
+    out[g] = s;
+}
+kernel void inside_loop(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    int s = 0;
+    for (int j = 0; j < n; ++j) {
+        if (in[j] == g % 9 - 4) {
+            out[g] = -s;
+            return;
+        }
+        s += in[j];
+    }
+    for (int j = 0; j < n; ++j)
+        s = s * 7 + in[j];
+    out[g] = s;
+}
+)CL");
+    for (const char* Name : {"guarded", "between", "inside_loop"}) {
+        INFO(Name);
+        CHECK(chosen(*P.M, Name));
+    }
+    // guarded: work-items past n + 5 leave out untouched (-7).
+    checkOneDimensional(P, "guarded", 40, 130, [](int G, const std::vector<int>& In, int N) {
+        if (G >= N + 5)
+            return -7;
+        int S = G;
+        for (int J = 0; J < N; ++J)
+            S = S * 3 + In[J];
+        return S;
+    });
+    checkOneDimensional(P, "between", 40, 130, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int J = 0; J < N; ++J)
+            S += In[J] * (G + J);
+        if (G % 3 == 0)
+            return S;
+        for (int J = 0; J < N; ++J)
+            S = S * 5 - In[J + 1];
+        return S;
+    });
+    checkOneDimensional(P, "inside_loop", 40, 130, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int J = 0; J < N; ++J) {
+            if (In[J] == G % 9 - 4)
+                return -S;
+            S += In[J];
+        }
+        for (int J = 0; J < N; ++J)
+            S = S * 7 + In[J];
+        return S;
+    });
+}
+
+TEST_CASE("a matrix multiply guarded against partial work-groups", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void matmul(global const float *a, global const float *b, global float *c, int rows,
+                   int cols, int inner) {
+    int col = get_global_id(0);
+    int row = get_global_id(1);
+    if (row < rows && col < cols) {
+        float sum = 0.0f;
+        for (int k = 0; k < inner; ++k)
+            sum += a[row * inner + k] * b[k * cols + col];
+        c[row * cols + col] = sum;
+    }
+}
+)CL");
+    CHECK(chosen(*P.M, "matmul"));
+    const int Rows = 29, Cols = 35, Inner = 41;
+    std::vector<float> A(Rows * Inner), B(Inner * Cols), Want(Rows * Cols, 0.0f);
+    for (size_t I = 0; I < A.size(); ++I)
+        A[I] = static_cast<float>(static_cast<int>(I % 7) - 3);
+    for (size_t I = 0; I < B.size(); ++I)
+        B[I] = static_cast<float>(static_cast<int>(I % 5) - 2);
+    for (int R = 0; R < Rows; ++R)
+        for (int Col = 0; Col < Cols; ++Col)
+            for (int K = 0; K < Inner; ++K)
+                Want[R * Cols + Col] += A[R * Inner + K] * B[K * Cols + Col];
+    const kc::KernelInfo& K = P.info("matmul");
+    for (std::array<uint64_t, 3> Local :
+         {std::array<uint64_t, 3>{16, 16, 1}, {8, 4, 1}, {1, 8, 1}, {64, 1, 1}}) {
+        std::array<uint64_t, 3> Global = {(Cols + Local[0] - 1) / Local[0] * Local[0],
+                                          (Rows + Local[1] - 1) / Local[1] * Local[1], 1};
+        std::vector<float> C(Rows * Cols, -1.0f);
+        kctest::ArgBuffer Args(K);
+        Args.set(0, A.data())
+            .set(1, B.data())
+            .set(2, C.data())
+            .set(3, Rows)
+            .set(4, Cols)
+            .set(5, Inner);
+        kctest::runNDRange(P.P->lookup("matmul"), Args, 2, Global, Local);
+        INFO("local size " << Local[0] << "x" << Local[1]);
+        CHECK(C == Want);
+    }
+}
+
 TEST_CASE("loops work-items may run differently are left alone", "[compiler][loops]") {
     Program P(R"CL(
 kernel void varying_count(global int *out, global const int *in, int n) {
