@@ -15,9 +15,16 @@ namespace kc {
 
 namespace {
 
+// __constant memory: no work-item writes it.
+constexpr unsigned ConstantAddressSpace = 2;
+
 bool variesByConstruction(const llvm::Instruction &I) {
   if (localIdPlaceholderDim(I) >= 0)
     return true;
+  if (const auto *Load = llvm::dyn_cast<llvm::LoadInst>(&I))
+    if (!Load->isVolatile() && !Load->isAtomic() &&
+        Load->getPointerAddressSpace() == ConstantAddressSpace)
+      return false;
   if (llvm::isa<llvm::AllocaInst>(I) || I.mayReadOrWriteMemory())
     return true;
   return llvm::isa<llvm::CallBase>(I) && !llvm::isa<llvm::IntrinsicInst>(I);

@@ -189,6 +189,25 @@ kernel void nested(global int *out, global const int *in, int n) {
     });
 }
 
+TEST_CASE("a loop bound read from __constant memory is uniform", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void bound(global int *out, constant int *in, int n) {
+    int g = get_global_id(0);
+    int s = g;
+    for (int j = 0; j < in[0] + n; ++j)
+        s = s * 3 + in[j + 1];
+    out[g] = s;
+}
+)CL");
+    CHECK(chosen(*P.M, "bound"));
+    checkOneDimensional(P, "bound", 30, 99, [](int G, const std::vector<int>& In, int N) {
+        int S = G;
+        for (int J = 0; J < In[0] + N; ++J)
+            S = S * 3 + In[J + 1];
+        return S;
+    });
+}
+
 TEST_CASE("a work-item reads back what it wrote in an earlier iteration", "[compiler][loops]") {
     Program P(R"CL(
 kernel void chain(global int *out, global const int *in, int n) {
