@@ -6,7 +6,8 @@
 //
 // Varying by construction: the local id placeholders, every memory read
 // but from __constant memory (another work-item may have written the
-// location in between), calls, allocas. Everything computed from a varying value varies, and so do:
+// location in between), calls, allocas. Everything computed from a varying
+// value varies, and so do:
 //   - phis in blocks that paths from a varying branch can reach before
 //     those paths join (which incoming edge is taken varies), the join
 //     included;
