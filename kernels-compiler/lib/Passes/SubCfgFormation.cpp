@@ -19,10 +19,13 @@
 // conditions) and inlined helpers alike: only the CFG matters.
 //
 // Early exits (functions marked kc-may-exit-early, by ImplicitLoopBarriers):
-// work-items may reach the end before a barrier the others wait at. They
-// set their flag in a per-work-item array instead of recording the exit
-// barrier, the later sub-CFGs skip flagged work-items, and the next barrier
-// is the exit unless a running work-item records another.
+// work-items may reach the end before a barrier the others wait at. Then
+// each work-item records its next barrier in a slot of its own (the end:
+// ~0), the later sub-CFGs skip the work-items whose slot says ended, and the
+// dispatcher takes the smallest id of the group (the running work-items
+// agree on it; ~0 when none runs). A slot per work-item rather than one for
+// the group keeps the work-item loop vectorizable: its stores are to
+// consecutive addresses, not a conditional store to one place.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes/LoopNest.h"
@@ -50,6 +53,9 @@ namespace kc {
 namespace {
 
 using BlockSet = llvm::SmallPtrSet<llvm::BasicBlock *, 16>;
+
+// A work-item's next barrier once it has ended (with early exits).
+constexpr uint32_t Ended = ~0u;
 
 // Loads of a uniform value's slot, hoisted out of the work-item loops.
 constexpr llvm::StringLiteral UniformReloadMD = "kc.uniform_reload";
@@ -109,8 +115,10 @@ private:
   void demoteCrossingValues();
   void arrayifyPrivateAllocas();
   void replicate();
-  void cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
-                   llvm::ArrayRef<llvm::Value *> Sizes);
+  llvm::Value *smallestNext(llvm::IRBuilder<> &B, llvm::Value *&AllRunning);
+  llvm::BasicBlock *cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
+                                llvm::ArrayRef<llvm::Value *> Sizes,
+                                bool SkipEnded);
 
   llvm::Function &F;
   llvm::Module &M;
@@ -132,8 +140,10 @@ private:
   llvm::DenseSet<llvm::Value *> Divergent;
   llvm::Value *NumWorkItems = nullptr;
   llvm::AllocaInst *NextBarrier = nullptr;
-  // With early exits: one byte per work-item, 1 once it has ended.
-  llvm::AllocaInst *Exited = nullptr;
+  // With early exits: each work-item's next barrier, ~0 once it has ended,
+  // and the index of a work-item still running (set by the dispatcher).
+  llvm::AllocaInst *NextOf = nullptr;
+  llvm::AllocaInst *Leader = nullptr;
 };
 
 void SubCfgFormation::addEntryAndExitBarriers() {
@@ -390,33 +400,46 @@ void SubCfgFormation::demoteCrossingValues() {
       }
       bool Uniform =
           !Divergent.contains(&I) && !reusesWithinSubCfg(BB, Crossing);
+      // With early exits, the work-items that ended do not store a uniform
+      // value: each running one stores its own copy (a store on every path
+      // keeps the work-item loop vectorizable), read back from a running
+      // work-item's slot (the dispatcher's Leader).
+      bool OneSlot = Uniform && !NextOf;
       llvm::AllocaInst *Array = nullptr;
-      if (Uniform) {
+      if (OneSlot) {
         llvm::IRBuilder<> EntryB(Entry->getTerminator());
         Array = EntryB.CreateAlloca(I.getType(), nullptr, I.getName() + ".uni");
       } else {
         Array = createWorkItemArray(
             I.getType(), M.getDataLayout().getPrefTypeAlign(I.getType()),
-            I.getName() + ".wi");
+            I.getName() + (Uniform ? ".uni" : ".wi"));
       }
-      auto SlotAt = [&](llvm::IRBuilder<> &B,
-                        llvm::Instruction *Point) -> llvm::Value * {
-        if (Uniform)
+      llvm::MDNode *Hoist = llvm::MDNode::get(C, {});
+      auto SlotAt = [&](llvm::IRBuilder<> &B, llvm::Instruction *Point,
+                        bool Reload) -> llvm::Value * {
+        if (OneSlot)
           return Array;
-        return B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(Point));
+        if (!Uniform || !Reload)
+          return B.CreateInBoundsGEP(I.getType(), Array, linearIdAt(Point));
+        auto *Lead = B.CreateLoad(B.getInt64Ty(), Leader, "leader");
+        auto *Slot = llvm::cast<llvm::Instruction>(
+            B.CreateInBoundsGEP(I.getType(), Array, Lead));
+        Lead->setMetadata(UniformReloadMD, Hoist);
+        Slot->setMetadata(UniformReloadMD, Hoist);
+        return Slot;
       };
       llvm::Instruction *StorePoint = llvm::isa<llvm::PHINode>(I)
                                           ? &*BB->getFirstInsertionPt()
                                           : I.getNextNode();
       llvm::IRBuilder<> B(StorePoint);
-      B.CreateStore(&I, SlotAt(B, StorePoint));
+      B.CreateStore(&I, SlotAt(B, StorePoint, false));
       for (llvm::Use *U : Crossing) {
         llvm::Instruction *Point = usePoint(*U);
         B.SetInsertPoint(Point);
-        llvm::LoadInst *Reload = B.CreateLoad(I.getType(), SlotAt(B, Point),
-                                              I.getName() + ".reload");
+        llvm::LoadInst *Reload = B.CreateLoad(
+            I.getType(), SlotAt(B, Point, true), I.getName() + ".reload");
         if (Uniform)
-          Reload->setMetadata(UniformReloadMD, llvm::MDNode::get(C, {}));
+          Reload->setMetadata(UniformReloadMD, Hoist);
         U->set(Reload);
       }
     }
@@ -468,11 +491,15 @@ void SubCfgFormation::arrayifyPrivateAllocas() {
   }
 }
 
-void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
-                                  llvm::ArrayRef<llvm::Value *> Sizes) {
+// One sub-CFG in its work-item loop nest; returns the nest's preheader.
+// SkipEnded (early exits): work-items that have ended skip it.
+llvm::BasicBlock *
+SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
+                             llvm::ArrayRef<llvm::Value *> Sizes,
+                             bool SkipEnded) {
   llvm::ValueToValueMapTy VMap;
   llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
-  std::string Suffix = ".s" + std::to_string(S.Id);
+  std::string Suffix = ".s" + std::to_string(S.Id) + (SkipEnded ? "e" : "");
   for (llvm::BasicBlock *BB : S.Blocks) {
     llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, Suffix, &F);
     VMap[BB] = Clone;
@@ -491,9 +518,10 @@ void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
       auto *Record = llvm::BasicBlock::Create(
           C, "to.barrier" + std::to_string(Id) + Suffix, &F, Nest.Latch);
       llvm::IRBuilder<> B(Record);
-      if (Exited && Succ == ExitBarrier)
-        B.CreateStore(B.getInt8(1), B.CreateInBoundsGEP(B.getInt8Ty(), Exited,
-                                                        Nest.LinearId));
+      if (NextOf)
+        B.CreateStore(
+            B.getInt32(Succ == ExitBarrier ? Ended : Id),
+            B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, Nest.LinearId));
       else
         B.CreateStore(B.getInt32(Id), NextBarrier);
       B.CreateBr(Nest.Latch);
@@ -524,28 +552,63 @@ void SubCfgFormation::cloneSubCfg(SubCfg &S, llvm::BasicBlock *Dispatch,
   llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
   for (auto &Entry : ToBarrier)
     LoopBlocks.push_back(Entry.second);
-  if (Exited) {
-    // The exit unless a running work-item records another barrier.
-    llvm::IRBuilder<> B(Nest.Preheader->getTerminator());
-    B.CreateStore(B.getInt32(BarrierIds[ExitBarrier]), NextBarrier);
-    // Work-items that have ended skip the sub-CFGs after the first.
-    if (S.Id != 0) {
-      auto *Running =
-          llvm::BasicBlock::Create(C, "running" + Suffix, &F, Clones.front());
-      B.SetInsertPoint(Running);
-      llvm::Value *Flag = B.CreateLoad(
-          B.getInt8Ty(),
-          B.CreateInBoundsGEP(B.getInt8Ty(), Exited, Nest.LinearId), "exited");
-      B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt8(0)), Nest.Latch,
-                     Clones.front());
-      Nest.InnerHeader->getTerminator()->replaceSuccessorWith(Clones.front(),
-                                                              Running);
-      LoopBlocks.push_back(Running);
-    }
+  if (SkipEnded) {
+    auto *Running =
+        llvm::BasicBlock::Create(C, "running" + Suffix, &F, Clones.front());
+    llvm::IRBuilder<> B(Running);
+    llvm::Value *Next = B.CreateLoad(
+        B.getInt32Ty(),
+        B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, Nest.LinearId), "next");
+    B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(Ended)), Nest.Latch,
+                   Clones.front());
+    Nest.InnerHeader->getTerminator()->replaceSuccessorWith(Clones.front(),
+                                                            Running);
+    LoopBlocks.push_back(Running);
   }
   markWorkItemLoop(Nest.Latch->getTerminator(),
                    addParallelAccesses(LoopBlocks));
-  S.Blocks.assign({Nest.Preheader});
+  return Nest.Preheader;
+}
+
+// With early exits: the smallest next barrier of the group's work-items,
+// computed at B (which is left after the loop that computes it), in
+// Leader a work-item still running, and whether none has ended.
+llvm::Value *SubCfgFormation::smallestNext(llvm::IRBuilder<> &B,
+                                           llvm::Value *&AllRunning) {
+  llvm::BasicBlock *Start = B.GetInsertBlock();
+  auto *Loop = llvm::BasicBlock::Create(C, "smallest.next", &F, Exit);
+  auto *Done = llvm::BasicBlock::Create(C, "smallest.next.done", &F, Exit);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  llvm::PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
+  llvm::PHINode *Min = B.CreatePHI(B.getInt32Ty(), 2, "min");
+  llvm::PHINode *Lead = B.CreatePHI(B.getInt64Ty(), 2, "lead");
+  llvm::PHINode *Max = B.CreatePHI(B.getInt32Ty(), 2, "max");
+  Max->addIncoming(B.getInt32(0), Start);
+  I->addIncoming(B.getInt64(0), Start);
+  Min->addIncoming(B.getInt32(Ended), Start);
+  Lead->addIncoming(B.getInt64(0), Start);
+  llvm::Value *Next = B.CreateLoad(
+      B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, I), "next");
+  llvm::Value *NewMin =
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Min, Next, nullptr, "min");
+  // The last running work-item (a max reduction, which vectorizes).
+  llvm::Value *Running = B.CreateICmpNE(Next, B.getInt32(Ended));
+  llvm::Value *NewLead = B.CreateBinaryIntrinsic(
+      llvm::Intrinsic::umax, Lead, B.CreateSelect(Running, I, B.getInt64(0)),
+      nullptr, "lead");
+  llvm::Value *NewMax =
+      B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, Max, Next, nullptr, "max");
+  llvm::Value *NextI = B.CreateAdd(I, B.getInt64(1), "", /*HasNUW=*/true);
+  I->addIncoming(NextI, Loop);
+  Min->addIncoming(NewMin, Loop);
+  Lead->addIncoming(NewLead, Loop);
+  Max->addIncoming(NewMax, Loop);
+  B.CreateCondBr(B.CreateICmpULT(NextI, NumWorkItems), Loop, Done);
+  B.SetInsertPoint(Done);
+  B.CreateStore(NewLead, Leader);
+  AllRunning = B.CreateICmpNE(NewMax, B.getInt32(Ended), "all.running");
+  return NewMin;
 }
 
 void SubCfgFormation::replicate() {
@@ -553,17 +616,33 @@ void SubCfgFormation::replicate() {
   for (unsigned D = 0; D < 3; ++D)
     Sizes[D] = loadContextField(F, ctx::LocalSize, D);
   auto *Dispatch = llvm::BasicBlock::Create(C, "dispatch", &F, Exit);
+  // Each sub-CFG's nest; with early exits, after the first, also a nest in
+  // which the work-items that have ended are skipped, run only when some
+  // have (the test costs vectorized loops masked accesses).
+  llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, 8>
+      Starts;
   for (SubCfg &S : SubCfgs)
-    cloneSubCfg(S, Dispatch, Sizes);
+    Starts.emplace_back(
+        cloneSubCfg(S, Dispatch, Sizes, false),
+        NextOf && S.Id != 0 ? cloneSubCfg(S, Dispatch, Sizes, true) : nullptr);
 
   llvm::IRBuilder<> B(Dispatch);
-  llvm::Value *Next = B.CreateLoad(B.getInt32Ty(), NextBarrier, "next.barrier");
+  llvm::Value *AllRunning = nullptr;
+  llvm::Value *Next =
+      NextOf ? smallestNext(B, AllRunning)
+             : B.CreateLoad(B.getInt32Ty(), NextBarrier, "next.barrier");
   llvm::SwitchInst *Switch = B.CreateSwitch(Next, Exit, SubCfgs.size());
-  for (SubCfg &S : SubCfgs)
-    if (S.Id != 0)
-      Switch->addCase(B.getInt32(S.Id), S.Blocks.front());
-  Entry->getTerminator()->replaceSuccessorWith(Barriers[0],
-                                               SubCfgs.front().Blocks.front());
+  for (unsigned I = 1; I < SubCfgs.size(); ++I) {
+    auto [All, SomeEnded] = Starts[I];
+    llvm::BasicBlock *Target = All;
+    if (SomeEnded) {
+      Target = llvm::BasicBlock::Create(
+          C, "enter.s" + std::to_string(SubCfgs[I].Id), &F, All);
+      llvm::BranchInst::Create(All, SomeEnded, AllRunning, Target);
+    }
+    Switch->addCase(B.getInt32(SubCfgs[I].Id), Target);
+  }
+  Entry->getTerminator()->replaceSuccessorWith(Barriers[0], Starts[0].first);
 
   for (llvm::BasicBlock *BB : OriginalBody)
     BB->dropAllReferences();
@@ -586,9 +665,9 @@ void SubCfgFormation::run() {
       B.CreateMul(B.CreateMul(Sizes[0], Sizes[1]), Sizes[2], "work_items");
   NextBarrier = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier.slot");
   if (F.hasFnAttribute("kc-may-exit-early")) {
-    Exited = createWorkItemArray(B.getInt8Ty(), llvm::Align(1), "exited");
-    B.SetInsertPoint(Entry->getTerminator());
-    B.CreateMemSet(Exited, B.getInt8(0), NumWorkItems, Exited->getAlign());
+    NextOf = createWorkItemArray(B.getInt32Ty(), llvm::Align(4), "next.of");
+    Leader = B.CreateAlloca(B.getInt64Ty(), nullptr, "leader.slot");
+    B.CreateStore(B.getInt64(0), Leader);
   }
 
   // Private allocas first: the slots for uniform values are allocas too.
