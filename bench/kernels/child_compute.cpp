@@ -1,5 +1,6 @@
 // kernel_bench part 2b: compute-bound kernels. Matrix multiply of 1024 x 1024
-// floats (naive, and tiled in __local memory), Mandelbrot (divergent work:
+// floats (naive, naive with a bounds guard in work-groups that overrun the
+// matrix, and tiled in __local memory), Mandelbrot (divergent work:
 // per-pixel iteration counts from 1 to 256) and one n-body step (every body
 // against every other, rsqrt per pair).
 #include "kernel_bench.hpp"
@@ -16,6 +17,20 @@ __kernel void matmul_naive(__global const float* a, __global const float* b, __g
                            int n) {
     int col = get_global_id(0);
     int row = get_global_id(1);
+    float sum = 0.0f;
+    for (int k = 0; k < n; ++k)
+        sum += a[row * n + k] * b[k * n + col];
+    c[row * n + col] = sum;
+}
+
+// The naive form with the usual guard for work-groups that overrun the
+// matrix (launched with a global size rounded up to 24 x 8 groups).
+__kernel void matmul_guarded(__global const float* a, __global const float* b,
+                             __global float* c, int n) {
+    int col = get_global_id(0);
+    int row = get_global_id(1);
+    if (row >= n || col >= n)
+        return;
     float sum = 0.0f;
     for (int k = 0; k < n; ++k)
         sum += a[row * n + k] * b[k * n + col];
@@ -101,20 +116,35 @@ void matmul(const Device& device, cl_program program, const Sizes& sizes) {
                          device.buffer(n * n * sizeof(float), b.data()),
                          device.buffer(n * n * sizeof(float))};
     const double flops = 2.0 * n * n * n;
-    const std::pair<const char*, bool> variants[] = {{"matmul_naive", false},
-                                                     {"matmul_tiled", true}};
-    for (const auto& [name, tiled] : variants) {
+    struct Variant {
+        const char* name;
+        const char* key;
+        size_t local[2]; // {0, 0}: the driver's choice
+    };
+    const Variant variants[] = {{"matmul_naive", "mm_naive_gflops", {0, 0}},
+                                {"matmul_guarded", "mm_guarded_gflops", {24, 8}},
+                                {"matmul_tiled", "mm_tiled_gflops", {16, 16}}};
+    for (const Variant& variant : variants) {
+        const char* name = variant.name;
         cl_kernel kernel = kernel_of(program, name);
         set_args(kernel, buffers[0], buffers[1], buffers[2], static_cast<cl_int>(n));
-        const Launch launch{device.queue, kernel, 2, {n, n}, {16, 16}, tiled};
+        const bool with_local = variant.local[0] != 0;
+        const auto rounded = [&](size_t local) {
+            return with_local ? (n + local - 1) / local * local : n;
+        };
+        const Launch launch{device.queue,
+                            kernel,
+                            2,
+                            {rounded(variant.local[0]), rounded(variant.local[1])},
+                            {variant.local[0], variant.local[1]},
+                            with_local};
         const cl_float poison = -12345.0f; // the other variant's result must not count
         CL_CHECK(clEnqueueFillBuffer(device.queue, buffers[2], &poison, sizeof poison, 0,
                                      n * n * sizeof(float), 0, nullptr, nullptr));
         launch.run_once();
         device.read(buffers[2], n * n * sizeof(float), got.data());
         expect_equal(name, got, expected);
-        report(tiled ? "mm_tiled_gflops" : "mm_naive_gflops",
-               flops / seconds_per_launch(launch, sizes) / 1e9);
+        report(variant.key, flops / seconds_per_launch(launch, sizes) / 1e9);
         clReleaseKernel(kernel);
     }
     for (cl_mem mem : buffers)

@@ -42,9 +42,11 @@
 //     one host thread per hardware thread (best of 10), and the kernel's share
 //     of that native bandwidth in per cent;
 //   - matrix multiply, 1024 x 1024 floats: naive (one dot product per
-//     work-item, local size chosen by the driver) and tiled (16 x 16 tiles of
-//     both matrices in __local memory, two barriers per tile): GFLOP/s
-//     counting 2 * 1024^3 operations;
+//     work-item, local size chosen by the driver), naive with a bounds guard
+//     (24 x 8 work-groups over a global size rounded up to 1032 x 1024: the
+//     last column of groups has work-items that return at once) and tiled
+//     (16 x 16 tiles of both matrices in __local memory, two barriers per
+//     tile): GFLOP/s counting 2 * 1024^3 operations;
 //   - Mandelbrot, 1024 x 1024 pixels over [-2, 1] x [-1.5, 1.5], up to 256
 //     iterations (divergent work-items): Mpixel/s; up to 1% of the pixels may
 //     differ from the host's count (fused multiply-adds near the boundary);

@@ -159,6 +159,8 @@ constexpr Row rows[] = {
      Group::kernel, false},
     {"mm_naive_gflops", "matmul 1024^2 naive (driver's local size)", "GFLOP/s", true, Group::kernel,
      true},
+    {"mm_guarded_gflops", "matmul 1024^2 naive + bounds guard, 24x8 groups", "GFLOP/s", true,
+     Group::kernel, true},
     {"mm_tiled_gflops", "matmul 1024^2 tiled, 16x16 __local tiles", "GFLOP/s", true, Group::kernel,
      true},
     {"mandel_mpixels", "Mandelbrot 1024^2, up to 256 iterations", "Mpixel/s", true, Group::kernel,
