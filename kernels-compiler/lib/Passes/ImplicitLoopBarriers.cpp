@@ -16,8 +16,8 @@
 // (Uniformity); not a small constant number of iterations (unrolling does
 // better); something in them differs between work-items; no calls, atomics
 // or volatile accesses (they keep the work-item loop scalar anyway); no
-// access that walks a row per work-item (unit stride along the loop,
-// different rows for neighbouring work-items in x: the loop vectorizes as it
+// access that walks a row per work-item (unit stride along the loop, not
+// consecutive for neighbouring work-items in x: the loop vectorizes as it
 // is, and across work-items it would gather). Kernels
 // with barriers of their own or private variables in memory (they would
 // become per-work-item arrays) are left as they are, and so is everything
@@ -171,9 +171,58 @@ std::optional<int64_t> stepAlong(const llvm::SCEV *S, const llvm::Loop &L,
   return std::nullopt;
 }
 
-// An access whose address follows the loop with a unit stride and differs
-// between neighbouring work-items (a row per work-item): the loop
-// vectorizes well as it is, across work-items it would gather.
+// How much S grows from one work-item to the next in x, when that is a
+// constant (wrapping ignored, a heuristic only).
+std::optional<int64_t>
+stepAlongX(const llvm::SCEV *S, const llvm::DenseSet<const llvm::Value *> &OnX,
+           llvm::ScalarEvolution &SE) {
+  auto DependsOnX = [&](const llvm::SCEV *X) {
+    return llvm::SCEVExprContains(X, [&](const llvm::SCEV *E) {
+      const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(E);
+      return U && OnX.contains(U->getValue());
+    });
+  };
+  if (!DependsOnX(S))
+    return 0;
+  if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(S)) {
+    const auto *I = llvm::dyn_cast<llvm::Instruction>(U->getValue());
+    if (I && (localIdPlaceholderDim(*I) == 0 || localIdPlaceholderDim(*I) == 3))
+      return 1;
+    return std::nullopt;
+  }
+  if (const auto *Cast = llvm::dyn_cast<llvm::SCEVCastExpr>(S))
+    return stepAlongX(Cast->getOperand(), OnX, SE);
+  if (const auto *Rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(S)) {
+    if (!Rec->isAffine() || DependsOnX(Rec->getStepRecurrence(SE)))
+      return std::nullopt;
+    return stepAlongX(Rec->getStart(), OnX, SE);
+  }
+  if (const auto *Add = llvm::dyn_cast<llvm::SCEVAddExpr>(S)) {
+    int64_t Sum = 0;
+    for (const llvm::SCEV *Op : Add->operands()) {
+      std::optional<int64_t> Step = stepAlongX(Op, OnX, SE);
+      if (!Step)
+        return std::nullopt;
+      Sum += *Step;
+    }
+    return Sum;
+  }
+  if (const auto *Mul = llvm::dyn_cast<llvm::SCEVMulExpr>(S)) {
+    if (Mul->getNumOperands() != 2)
+      return std::nullopt;
+    const auto *C = llvm::dyn_cast<llvm::SCEVConstant>(Mul->getOperand(0));
+    std::optional<int64_t> Step = stepAlongX(Mul->getOperand(1), OnX, SE);
+    if (!C || !Step)
+      return std::nullopt;
+    return C->getAPInt().getSExtValue() * *Step;
+  }
+  return std::nullopt;
+}
+
+// An access whose address follows the loop with a unit stride and is not
+// consecutive between neighbouring work-items (a row per work-item): the
+// loop vectorizes well as it is, across work-items it would gather. (A
+// convolution's in[i + t] is consecutive both ways: not a row.)
 bool hasRowPerWorkItemAccess(const llvm::Loop &L,
                              const llvm::DenseSet<const llvm::Value *> &OnX,
                              llvm::ScalarEvolution &SE) {
@@ -185,9 +234,12 @@ bool hasRowPerWorkItemAccess(const llvm::Loop &L,
       llvm::Type *Ty =
           llvm::getLoadStoreType(const_cast<llvm::Instruction *>(&I));
       uint64_t Size = I.getModule()->getDataLayout().getTypeStoreSize(Ty);
-      std::optional<int64_t> Step =
-          stepAlong(SE.getSCEV(const_cast<llvm::Value *>(Ptr)), L, SE);
-      if (Step && static_cast<uint64_t>(std::abs(*Step)) == Size)
+      const llvm::SCEV *Address = SE.getSCEV(const_cast<llvm::Value *>(Ptr));
+      std::optional<int64_t> Step = stepAlong(Address, L, SE);
+      if (!Step || static_cast<uint64_t>(std::abs(*Step)) != Size)
+        continue;
+      std::optional<int64_t> AcrossX = stepAlongX(Address, OnX, SE);
+      if (!AcrossX || static_cast<uint64_t>(std::abs(*AcrossX)) != Size)
         return true;
     }
   }

@@ -189,6 +189,26 @@ kernel void nested(global int *out, global const int *in, int n) {
     });
 }
 
+TEST_CASE("a convolution reads consecutive elements along the loop and across work-items",
+          "[compiler][loops]") {
+    Program P(R"CL(
+kernel void conv(global int *out, global const int *in, int taps) {
+    int i = get_global_id(0);
+    int s = 0;
+    for (int t = 0; t < taps; ++t)
+        s = s * 2 + in[i + t] * (t + 1);
+    out[i] = s;
+}
+)CL");
+    CHECK(chosen(*P.M, "conv"));
+    checkOneDimensional(P, "conv", 37, 150, [](int G, const std::vector<int>& In, int N) {
+        int S = 0;
+        for (int T = 0; T < N; ++T)
+            S = S * 2 + In[G + T] * (T + 1);
+        return S;
+    });
+}
+
 TEST_CASE("a loop bound read from __constant memory is uniform", "[compiler][loops]") {
     Program P(R"CL(
 kernel void bound(global int *out, constant int *in, int n) {
