@@ -352,8 +352,12 @@ constexpr double bandwidth_goal = 0.90;
 std::string operation_title(const std::string& name) {
     if (name == "fill-device-1")
         return "clEnqueueMemFillINTEL device, 1 B pattern (vs memset)";
+    if (name == "fill-device-4")
+        return "clEnqueueMemFillINTEL device, 4 B pattern (vs memset)";
     if (name == "fill-device-16")
         return "clEnqueueMemFillINTEL device, 16 B pattern (vs memset)";
+    if (name == "fill-device-128")
+        return "clEnqueueMemFillINTEL device, 128 B pattern (vs memset)";
     if (name == "fill-shared-1")
         return "clEnqueueMemFillINTEL shared, 1 B pattern (vs memset)";
     if (name == "copy-device-device")

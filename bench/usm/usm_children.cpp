@@ -429,13 +429,15 @@ int child_bandwidth(size_t max_size, unsigned long long seed) {
     };
     const Operation operations[] = {
         {"fill-device-1", true, device_b, nullptr, 1, false},
+        {"fill-device-4", true, device_b, nullptr, 4, false},
         {"fill-device-16", true, device_b, nullptr, 16, false},
+        {"fill-device-128", true, device_b, nullptr, 128, false},
         {"fill-shared-1", true, shared_b, nullptr, 1, true},
         {"copy-device-device", false, device_b, device_a, 0, false},
         {"copy-shared-shared", false, shared_b, shared_a, 0, true},
         {"copy-host-device", false, device_b, source.bytes, 0, false},
     };
-    unsigned char timed_pattern[16];
+    unsigned char timed_pattern[128];
     for (size_t i = 0; i < sizeof timed_pattern; ++i)
         timed_pattern[i] = static_cast<unsigned char>(0xA0 + i);
 
@@ -477,7 +479,7 @@ int child_bandwidth(size_t max_size, unsigned long long seed) {
             const size_t guarded = std::min(size + guard, max_size);
             const unsigned char guard_byte = 0xEE;
             setup.fill(operation.destination, &guard_byte, 1, guarded);
-            unsigned char pattern[16];
+            unsigned char pattern[128];
             for (size_t i = 0; i < sizeof pattern; ++i)
                 pattern[i] = static_cast<unsigned char>(rng() % 0xE0);
             if (operation.fill)
