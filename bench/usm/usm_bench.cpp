@@ -38,8 +38,10 @@
 // Part 3, bandwidth for 4 KiB … --max-size (×4): clEnqueueMemFillINTEL +
 //   clFinish and blocking clEnqueueMemcpyINTEL on pre-faulted device and
 //   shared allocations, against memset / memcpy of the same size on
-//   pre-faulted host memory. Every result is checked once per size outside
-//   the timing. GB/s = 1e9 bytes per second. Goal: ≥ 90% of native. The
+//   pre-faulted host memory, each the best of 31 batches of at least 2 ms
+//   (3 operations), batches of both alternating. Every result is checked
+//   once per size outside the timing. Fills with patterns of 1, 4, 16 and
+//   128 bytes. GB/s = 1e9 bytes per second. Goal: ≥ 90% of native. The
 //   child runs twice (before and after part 4's); the better time of each
 //   entry counts.
 // Part 4, memory (memory::UsmRegistry and memory::DevicePool linked from

@@ -465,14 +465,14 @@ int child_bandwidth(size_t max_size, unsigned long long seed) {
                                                 operation.pattern_size, size, 0, nullptr, nullptr));
                         CL_CHECK(clFinish(setup.queue));
                     },
-                    memset_native, &native);
+                    memset_native, &native, bandwidth_batches);
             else
                 timed = time_per_op(
                     [&] {
                         CL_CHECK(setup.usm.memcpy(setup.queue, CL_TRUE, operation.destination,
                                                   operation.source, size, 0, nullptr, nullptr));
                     },
-                    memcpy_native, &native);
+                    memcpy_native, &native, bandwidth_batches);
 
             // The check: the range and the guard after it (when inside the
             // allocation) set to a known state, the operation, the result read.
