@@ -156,25 +156,9 @@ void fill_portable(unsigned char* out, const Lines& lines, size_t length) {
 }
 #endif
 
-} // namespace
-
-void fill_pattern(void* destination, const void* pattern, size_t pattern_size, size_t length,
-                  bool non_temporal) {
-    auto* out = static_cast<unsigned char*>(destination);
-    const auto* bytes = static_cast<const unsigned char*>(pattern);
-    if (length == 0)
-        return;
-    if (one_byte(bytes, pattern_size)) {
-        std::memset(out, bytes[0], length);
-        return;
-    }
-    Lines lines;
-    make_lines(lines, pattern, pattern_size);
+// The widest stores the processor has.
+void fill_vectors(unsigned char* out, const Lines& lines, size_t length, bool non_temporal) {
 #if defined(__x86_64__)
-    if (pattern_size <= 8 && !non_temporal) {
-        fill_quadwords(out, lines, length);
-        return;
-    }
     if (isa().avx512) {
         fill_avx512(out, lines, length, non_temporal);
         return;
@@ -190,6 +174,51 @@ void fill_pattern(void* destination, const void* pattern, size_t pattern_size, s
     (void)non_temporal;
     fill_portable(out, lines, length);
 #endif
+}
+
+#if defined(__x86_64__)
+// How far behind the bytes it writes a string copy of the fill reads them:
+// a multiple of 128 (so of every pattern), the source in the first-level
+// cache.
+constexpr size_t string_distance = 32u << 10;
+
+// [out + distance, out + distance + length) from the bytes `distance`
+// before them, by rep movsb: byte by byte in meaning, so the pattern in the
+// first `distance` bytes repeats; whole cache lines at a time in fact.
+void copy_forward(unsigned char* out, size_t distance, size_t length) {
+    void* target = out + distance;
+    const void* source = out;
+    asm volatile("rep movsb" : "+D"(target), "+S"(source), "+c"(length) : : "memory");
+}
+#endif
+
+} // namespace
+
+void fill_pattern(void* destination, const void* pattern, size_t pattern_size, size_t length,
+                  FillStores stores) {
+    auto* out = static_cast<unsigned char*>(destination);
+    const auto* bytes = static_cast<const unsigned char*>(pattern);
+    if (length == 0)
+        return;
+    const bool non_temporal = stores == FillStores::streaming;
+    if (one_byte(bytes, pattern_size)) {
+        std::memset(out, bytes[0], length);
+        return;
+    }
+    Lines lines;
+    make_lines(lines, pattern, pattern_size);
+#if defined(__x86_64__)
+    if (pattern_size <= 8 && !non_temporal) {
+        fill_quadwords(out, lines, length);
+        return;
+    }
+    if (stores == FillStores::lines && length > string_distance) {
+        fill_vectors(out, lines, string_distance, false);
+        copy_forward(out, string_distance, length - string_distance);
+        return;
+    }
+#endif
+    fill_vectors(out, lines, length, non_temporal);
 }
 
 } // namespace usmcl::runtime

@@ -259,6 +259,9 @@ constexpr size_t min_chunk = 128u << 10;
 constexpr size_t max_chunk = 2u << 20;
 // Above this, pattern fills use non-temporal stores.
 constexpr size_t stream_threshold = 32u << 20;
+// Above this, pattern fills no longer stay in a core's cache (plain stores
+// then read every line before writing it): they use string stores.
+constexpr size_t core_cache_fill = 1u << 20;
 
 // The chunk size of a split of size bytes: a multiple of 4 KiB (so of
 // every pattern size).
@@ -301,12 +304,15 @@ void parallel_copy(ThreadPool& pool, void* destination, const void* source, size
 void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, size_t pattern_size,
                    size_t size) {
     // Chunks start at multiples of 4 KiB, where the pattern's phase is 0.
-    // Fills larger than a last-level cache stream; smaller ones stay in the
-    // cache, where a kernel finds them.
-    const bool streaming = size >= stream_threshold;
+    // Fills that fit a core's cache stay there, where a kernel finds them;
+    // larger ones write whole lines; those larger than a last-level cache
+    // stream past it.
+    const FillStores stores = size >= stream_threshold ? FillStores::streaming
+                              : size > core_cache_fill ? FillStores::lines
+                                                       : FillStores::cached;
     split_range(pool, size, [&](size_t begin, size_t length) {
         fill_pattern(static_cast<char*>(destination) + begin, pattern, pattern_size, length,
-                     streaming);
+                     stores);
     });
 }
 
