@@ -47,20 +47,29 @@ size_t parse_size(const char* text);
             ::usm_bench::die(#call, status_);                                                      \
     } while (0)
 
-// Seconds per operation: the best of 7 batches, each of at least 3
-// operations and 20 ms (interference from other processes only adds time).
-// With a reference, its batches alternate with the operation's, so that both
-// see the same conditions; *reference_time gets its best.
+// How an operation is timed: the best of `batches` batches, each of at
+// least 3 operations and `seconds` (interference from other processes only
+// adds time). Part 3 takes many short batches: on a loaded machine a long
+// batch nearly always includes a time slice lost to another process, a short
+// one often does not.
+struct Batches {
+    int batches = 7;
+    double seconds = 0.02;
+};
+inline constexpr Batches bandwidth_batches{31, 0.002};
+
+// Seconds per operation, timed in batches. With a reference, its batches
+// alternate with the operation's, so that both see the same conditions;
+// *reference_time gets its best.
 template <typename Operation, typename Reference = std::nullptr_t>
 double time_per_op(Operation&& operation, Reference reference = nullptr,
-                   double* reference_time = nullptr) {
-    constexpr int batches = 7;
-    auto batch_size = [](auto& run) {
+                   double* reference_time = nullptr, Batches batches = {}) {
+    auto batch_size = [&](auto& run) {
         run(); // warm-up: first touch, lazy allocation
         const auto probe = Clock::now();
         run();
         const double once = std::max(seconds_since(probe), 1e-9);
-        return std::clamp<size_t>(static_cast<size_t>(0.02 / once), 3, 1000000);
+        return std::clamp<size_t>(static_cast<size_t>(batches.seconds / once), 3, 1000000);
     };
     auto batch = [](auto& run, size_t count) {
         const auto start = Clock::now();
@@ -74,7 +83,7 @@ double time_per_op(Operation&& operation, Reference reference = nullptr,
     if constexpr (with_reference)
         reference_count = batch_size(reference);
     double best = 1e30, reference_best = 1e30;
-    for (int i = 0; i < batches; ++i) {
+    for (int i = 0; i < batches.batches; ++i) {
         if constexpr (with_reference)
             reference_best = std::min(reference_best, batch(reference, reference_count));
         best = std::min(best, batch(operation, count));

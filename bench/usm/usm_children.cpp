@@ -429,13 +429,15 @@ int child_bandwidth(size_t max_size, unsigned long long seed) {
     };
     const Operation operations[] = {
         {"fill-device-1", true, device_b, nullptr, 1, false},
+        {"fill-device-4", true, device_b, nullptr, 4, false},
         {"fill-device-16", true, device_b, nullptr, 16, false},
+        {"fill-device-128", true, device_b, nullptr, 128, false},
         {"fill-shared-1", true, shared_b, nullptr, 1, true},
         {"copy-device-device", false, device_b, device_a, 0, false},
         {"copy-shared-shared", false, shared_b, shared_a, 0, true},
         {"copy-host-device", false, device_b, source.bytes, 0, false},
     };
-    unsigned char timed_pattern[16];
+    unsigned char timed_pattern[128];
     for (size_t i = 0; i < sizeof timed_pattern; ++i)
         timed_pattern[i] = static_cast<unsigned char>(0xA0 + i);
 
@@ -463,21 +465,21 @@ int child_bandwidth(size_t max_size, unsigned long long seed) {
                                                 operation.pattern_size, size, 0, nullptr, nullptr));
                         CL_CHECK(clFinish(setup.queue));
                     },
-                    memset_native, &native);
+                    memset_native, &native, bandwidth_batches);
             else
                 timed = time_per_op(
                     [&] {
                         CL_CHECK(setup.usm.memcpy(setup.queue, CL_TRUE, operation.destination,
                                                   operation.source, size, 0, nullptr, nullptr));
                     },
-                    memcpy_native, &native);
+                    memcpy_native, &native, bandwidth_batches);
 
             // The check: the range and the guard after it (when inside the
             // allocation) set to a known state, the operation, the result read.
             const size_t guarded = std::min(size + guard, max_size);
             const unsigned char guard_byte = 0xEE;
             setup.fill(operation.destination, &guard_byte, 1, guarded);
-            unsigned char pattern[16];
+            unsigned char pattern[128];
             for (size_t i = 0; i < sizeof pattern; ++i)
                 pattern[i] = static_cast<unsigned char>(rng() % 0xE0);
             if (operation.fill)

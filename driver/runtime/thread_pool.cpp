@@ -1,18 +1,12 @@
 #include "runtime/thread_pool.hpp"
 
+#include "runtime/fill_pattern.hpp"
 #include "runtime/spin.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <cstdint>
 #include <cstring>
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace usmcl::runtime {
 
@@ -265,9 +259,12 @@ constexpr size_t min_chunk = 128u << 10;
 constexpr size_t max_chunk = 2u << 20;
 // Above this, pattern fills use non-temporal stores.
 constexpr size_t stream_threshold = 32u << 20;
+// Above this, pattern fills no longer stay in a core's cache (plain stores
+// then read every line before writing it): they use string stores.
+constexpr size_t core_cache_fill = 1u << 20;
 
 // The chunk size of a split of size bytes: a multiple of 4 KiB (so of
-// every pattern size and of the 128-byte lines of a fill).
+// every pattern size).
 size_t chunk_size_for(const ThreadPool& pool, size_t size) {
     const size_t threads = size_t(pool.size()) + 1;
     const size_t chunk = std::clamp(size / (4 * threads), min_chunk, max_chunk);
@@ -304,110 +301,19 @@ void parallel_copy(ThreadPool& pool, void* destination, const void* source, size
     });
 }
 
-namespace {
-
-// Fills [out, out + length) with 128-byte lines of the pattern held in
-// vector registers: stores only, no copy reading the destination back. With
-// non_temporal the stores bypass the caches, as memset's do for large sizes.
-// out is 16-byte aligned and a multiple of 128 bytes past the start of the
-// fill (the pattern's phase is 0 there).
-void fill_lines(char* out, const char* pattern, size_t pattern_size, size_t length,
-                bool non_temporal) {
-    alignas(16) char line[128];
-    for (size_t i = 0; i < sizeof line; ++i)
-        line[i] = pattern[i % pattern_size];
-    const size_t lines = length / sizeof line;
-#if defined(__SSE2__)
-    __m128i parts[8];
-    for (int j = 0; j < 8; ++j)
-        parts[j] = _mm_load_si128(reinterpret_cast<const __m128i*>(line) + j);
-    for (size_t l = 0; l < lines; ++l) {
-        auto* target = reinterpret_cast<__m128i*>(out + l * sizeof line);
-        if (non_temporal) {
-            for (int j = 0; j < 8; ++j)
-                _mm_stream_si128(target + j, parts[j]);
-        } else {
-            for (int j = 0; j < 8; ++j)
-                _mm_store_si128(target + j, parts[j]);
-        }
-    }
-    if (non_temporal)
-        _mm_sfence();
-#else
-    (void)non_temporal;
-    for (size_t l = 0; l < lines; ++l)
-        std::memcpy(out + l * sizeof line, line, sizeof line);
-#endif
-    std::memcpy(out + lines * sizeof line, line, length % sizeof line);
-}
-
-#if defined(__x86_64__)
-// The same with 32-byte stores, on processors with AVX2 (the cache-resident
-// fills a core can do are bound by its store width).
-[[gnu::target("avx2")]] void fill_lines_avx2(char* out, const char* pattern, size_t pattern_size,
-                                             size_t length) {
-    alignas(32) char line[128];
-    for (size_t i = 0; i < sizeof line; ++i)
-        line[i] = pattern[i % pattern_size];
-    const size_t lines = length / sizeof line;
-    __m256i parts[4];
-    for (int j = 0; j < 4; ++j)
-        parts[j] = _mm256_load_si256(reinterpret_cast<const __m256i*>(line) + j);
-    for (size_t l = 0; l < lines; ++l) {
-        auto* target = reinterpret_cast<__m256i*>(out + l * sizeof line);
-        for (int j = 0; j < 4; ++j)
-            _mm256_storeu_si256(target + j, parts[j]);
-    }
-    std::memcpy(out + lines * sizeof line, line, length % sizeof line);
-}
-
-bool has_avx2() {
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2;
-}
-#endif
-
-} // namespace
-
 void parallel_fill(ThreadPool& pool, void* destination, const void* pattern, size_t pattern_size,
                    size_t size) {
-    // From a 16-byte aligned start, whole lines of the pattern (chunks start
-    // at multiples of 128 bytes, where the pattern's phase is 0). Fills
-    // larger than a last-level cache stream; smaller ones stay in the cache,
-    // where a kernel finds them.
-    const bool by_lines = reinterpret_cast<std::uintptr_t>(destination) % 16 == 0;
-    const bool streaming = size >= stream_threshold;
-    auto fill = [&](size_t begin, size_t length) {
-        auto* out = static_cast<char*>(destination) + begin;
-        if (length == 0)
-            return;
-        if (pattern_size == 1) {
-            std::memset(out, *static_cast<const unsigned char*>(pattern), length);
-            return;
-        }
-        if (by_lines) {
-#if defined(__x86_64__)
-            if (!streaming && has_avx2()) {
-                fill_lines_avx2(out, static_cast<const char*>(pattern), pattern_size, length);
-                return;
-            }
-#endif
-            fill_lines(out, static_cast<const char*>(pattern), pattern_size, length, streaming);
-            return;
-        }
-        // The pattern once, doubled up to a block, then the block over and
-        // over: wide copies instead of one small copy per pattern.
-        const size_t block = std::min<size_t>(length, 4096); // a multiple of pattern_size
-        std::memcpy(out, pattern, pattern_size);
-        for (size_t filled = pattern_size; filled < block;) {
-            const size_t more = std::min(filled, block - filled);
-            std::memcpy(out + filled, out, more);
-            filled += more;
-        }
-        for (size_t done = block; done < length; done += block)
-            std::memcpy(out + done, out, std::min(block, length - done));
-    };
-    split_range(pool, size, fill);
+    // Chunks start at multiples of 4 KiB, where the pattern's phase is 0.
+    // Fills that fit a core's cache stay there, where a kernel finds them;
+    // larger ones write whole lines; those larger than a last-level cache
+    // stream past it.
+    const FillStores stores = size >= stream_threshold ? FillStores::streaming
+                              : size > core_cache_fill ? FillStores::lines
+                                                       : FillStores::cached;
+    split_range(pool, size, [&](size_t begin, size_t length) {
+        fill_pattern(static_cast<char*>(destination) + begin, pattern, pattern_size, length,
+                     stores);
+    });
 }
 
 namespace {
