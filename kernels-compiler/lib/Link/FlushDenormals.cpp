@@ -4,8 +4,9 @@
 // and DAZ set. Some of glibc's scalar functions read the bits of their
 // argument (a denormal is seen as such) and then compute with it in
 // floating point (where DAZ reads it as zero): logf(denorm_min) gave
-// -103.97, neither the -inf of zero nor the logarithm of the denormal, and
-// atan2f(denormal, denormal), frexpf or ldexpf went wrong the same way. The
+// -103.97, neither the -inf of zero nor the logarithm of the denormal;
+// log2, pow, atan2 (NaN for two denormals), nextafter and lgamma_r went
+// wrong the same way, for float and double (docs/conformance.md). The
 // specification lets denormal inputs be flushed to zero in that mode, so
 // the arguments of every call that reaches libm are flushed first, in the
 // functions whose denormal mode flushes, and only there: the default mode

@@ -266,7 +266,7 @@ namespace {
 // (OpenCL 3.0, 5.8.6.2: denormal inputs may be flushed), within a few ULPs.
 // glibc's scalar functions read a denormal's bits and then computed with it
 // as zero under DAZ: logf(denorm_min) gave -103.97, atan2f of two denormals
-// NaN, frexpf 0.5 with a wrong exponent.
+// NaN.
 template <typename T>
 void checkLibmUnderDaz(const char* Type) {
     const std::string Source =
