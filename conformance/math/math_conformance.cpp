@@ -53,6 +53,7 @@ struct Options {
     bool quick = false;
     bool long_mode = false;
     bool relaxed = false; // -cl-fast-relaxed-math and the relaxed limits
+    bool daz = false;     // -cl-denorms-are-zero: denormal inputs may be read as zero
     size_t vector_width = 1;
     size_t samples = 0; // random inputs per function and type (0: the mode's default)
     unsigned seed = 12345;
@@ -103,8 +104,8 @@ bool has_word(const std::string& list, const std::string& word) {
     return false;
 }
 
-// The build options of the kernels: empty, or -cl-fast-relaxed-math with
-// --relaxed.
+// The build options of the kernels: -cl-fast-relaxed-math with --relaxed,
+// -cl-denorms-are-zero with --daz.
 std::string g_build_options;
 
 // A program with one kernel per function of one type; nullptr and the
@@ -405,7 +406,9 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
                 }
             }
             ++checked;
-            if (e > input_limit && flush_allowed) {
+            // Where flushing is allowed, any error it explains is none (so
+            // that the largest error shown is one flushing does not explain).
+            if (e > 0 && flush_allowed) {
                 // Denormal inputs read as zero, denormal results written as zero.
                 const bool denormal_in =
                     is_denormal(in.a[i]) || is_denormal(in.b[i]) || is_denormal(in.c[i]);
@@ -418,7 +421,10 @@ void check_batch(const Function& f, Check check, double limit, bool flush_allowe
                     e = std::min(
                         e, measure<T>(f, check, flushed, out.r[i], out.r2[i], out.ri[i], ref2));
                 }
-                if (out.r[i] == 0 && std::fabs(ref.value) < std::numeric_limits<T>::min() &&
+                // The smallest normal too: it may be the rounding of a
+                // result that was denormal before rounding, which flushing
+                // hardware (x86 FTZ) writes as zero.
+                if (out.r[i] == 0 && std::fabs(ref.value) <= std::numeric_limits<T>::min() &&
                     f.shape != Shape::t_tpt)
                     e = 0;
             }
@@ -576,7 +582,9 @@ struct Runner {
             !relaxed_limit_text(f).empty())
             row.limit = "relaxed: " + relaxed_limit_text(f);
         const bool denormals = is_double ? dev.double_denormals : dev.float_denormals;
-        const bool flush_allowed = f.may_flush || !denormals;
+        // -cl-denorms-are-zero: float and double denormals may be flushed, in
+        // the inputs and the results, whatever the device reports.
+        const bool flush_allowed = f.may_flush || !denormals || options.daz;
         std::string error;
         cl_kernel kernel = kernel_for(f, is_double, error);
         if (kernel == nullptr) {
@@ -737,7 +745,7 @@ void usage(const char* program) {
     std::cout
         << "usage: " << program
         << " [--list] [--platform NAME|INDEX] [--device INDEX] [--quick | --long] [--relaxed]\n"
-           "       [--samples N] [--seed N] [--vector-width W] [--known-failures FILE]\n"
+           "       [--daz] [--samples N] [--seed N] [--vector-width W] [--known-failures FILE]\n"
            "       [FUNCTION...]\n"
            "  --list              print the sub-tests (one per function) and exit\n"
            "  --platform P        the platform whose name or vendor contains P, or index P\n"
@@ -747,6 +755,8 @@ void usage(const char* program) {
            "  --long              all 2^32 floats for the one-argument float functions\n"
            "  --relaxed           build with -cl-fast-relaxed-math; check finite inputs and\n"
            "                      results against the spec's relaxed (unsafe math) limits\n"
+           "  --daz               build with -cl-denorms-are-zero; a denormal input may give\n"
+           "                      the result of a zero input, a denormal result may be zero\n"
            "  --samples N         N random inputs per function and type (default 2^18)\n"
            "  --seed N            the seed of the random inputs\n"
            "  --vector-width W    call the vector forms (W = 2, 3, 4, 8, 16; default 1)\n"
@@ -784,6 +794,8 @@ int main(int argc, char** argv) {
             options.list = true;
         } else if (arg == "--relaxed") {
             options.relaxed = true;
+        } else if (arg == "--daz") {
+            options.daz = true;
         } else if (arg == "--quick") {
             options.quick = true;
         } else if (arg == "--long") {
@@ -828,6 +840,8 @@ int main(int argc, char** argv) {
     g_vector_width = options.vector_width;
     if (options.relaxed)
         g_build_options = "-cl-fast-relaxed-math";
+    if (options.daz)
+        g_build_options += std::string(g_build_options.empty() ? "" : " ") + "-cl-denorms-are-zero";
     if (options.list) {
         for (const Function& f : functions())
             std::cout << f.name << "  " << f.expression << "\n";
@@ -931,6 +945,9 @@ int main(int argc, char** argv) {
               << (options.relaxed ? "; -cl-fast-relaxed-math, finite inputs and results, the "
                                     "relaxed limits for float"
                                   : "")
+              << (options.daz ? "; -cl-denorms-are-zero, denormal inputs and results may be "
+                                "flushed to zero"
+                              : "")
               << (options.vector_width > 1
                       ? "; vector forms of width " + std::to_string(options.vector_width)
                       : std::string())

@@ -156,7 +156,9 @@ VEC_1(double, cbrt, double)
     *quo = 0;                                                                  \
     if (isnan(x) || isnan(y) || isinf(x) || y == (T)0)                         \
       return (T)NAN;                                                           \
-    if (isinf(y) || x == (T)0)                                                 \
+    if (x == (T)0) /* a denormal x read as zero too (DAZ): its zero */         \
+      return copysign((T)0, x);                                                \
+    if (isinf(y))                                                              \
       return x;                                                                \
     T ay = fabs(y);                                                            \
     T m = fmod(fabs(x), (T)128 * ay);                                          \
@@ -182,8 +184,19 @@ VEC_1(double, cbrt, double)
     return remquo_impl_##T(x, y, &q);                                          \
   }                                                                            \
   VEC_2(T, remainder, T, T)
-REMQUO_IMPL_T(float)
 REMQUO_IMPL_T(double)
+// float through double, where the float denormals are normal numbers: the
+// steps stay exact under -cl-denorms-are-zero too (DAZ would read a
+// denormal partial remainder as zero), and the one rounding to float is
+// exact (or flushes a denormal remainder under FTZ).
+static float remquo_impl_float(float x, float y, int *quo) {
+  return (float)remquo_impl_double((double)x, (double)y, quo);
+}
+OVERLOAD float remainder(float x, float y) {
+  int q;
+  return remquo_impl_float(x, y, &q);
+}
+VEC_2(float, remainder, float, float)
 
 // --- Computed in double for float; from the double function for double.
 #define PI_1(NAME, BASE)                                                       \
@@ -248,15 +261,15 @@ VIA_DOUBLE_1(sinpi)
 VIA_DOUBLE_1(cospi)
 VIA_DOUBLE_1(tanpi)
 
-// rsqrt for float through double: the double square root and division are
-// exact enough that the one rounding to float leaves about 0.5 ulp (limit 2),
-// denormal arguments are ordinary doubles, and the code generator does not
-// replace double divisions by reciprocal estimates under
-// -cl-fast-relaxed-math / -cl-unsafe-math-optimizations (it does for float:
-// 1.0f / sqrt(x) reached 2.03 ulp there, and -inf for denormals). A
-// float-only form with a Newton step on the residual met the limits too but
-// made the n-body kernel of bench/kernels 5x slower.
-OVERLOAD float rsqrt(float x) { return (float)(1.0 / __builtin_sqrt((double)x)); }
+// rsqrt for float: 1 / sqrt(x) in float, two correctly rounded operations
+// (at most about 1.5 ulp, limit 2; denormal arguments have normal square
+// roots). The builtins keep these exact semantics in every mode: the math
+// options are fast-math flags on the user's own instructions, never
+// function attributes of the kernel the builtin is inlined into
+// (docs/kernel-compiler.md), so the code generator does not make a
+// reciprocal square root estimate of it under -cl-fast-relaxed-math (that
+// estimate was 2.03 ulp off, and -inf for denormals).
+OVERLOAD float rsqrt(float x) { return 1.0f / sqrt(x); }
 OVERLOAD double rsqrt(double x) { return 1.0 / sqrt(x); }
 VEC_1(float, rsqrt, float)
 VEC_1(double, rsqrt, double)
@@ -294,9 +307,9 @@ VEC_2(double, pown, double, int)
 OVERLOAD double rootn(double x, int n) {
   if (n == 0 || isnan(x) || (x < 0.0 && (n & 1) == 0))
     return NAN;
-  if (x == 0.0) {
+  if (x == 0.0) { // a denormal x read as zero too (DAZ): its zero
     if (n > 0)
-      return (n & 1) ? x : 0.0;
+      return (n & 1) ? copysign(0.0, x) : 0.0;
     return (n & 1) ? copysign((double)INFINITY, x) : (double)INFINITY;
   }
   double ax = fabs(x);

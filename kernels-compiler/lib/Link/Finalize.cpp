@@ -57,6 +57,9 @@ bool checkUndefined(const llvm::Module &M, std::string &Log) {
 
 bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
                         std::vector<KernelInfo> &Kernels, std::string &Log) {
+  // The user's code carries its math options as instruction flags; the
+  // builtins keep their exact semantics once inlined.
+  removeFastMathAttributes(M);
   if (!linkBuiltins(M, Log))
     return false;
   prepareFunctions(M);
@@ -65,6 +68,8 @@ bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
     return F && isKernel(*F);
   });
   runKernelSimplificationPipeline(M, Options.OptDisable);
+  // Everything is inlined into the kernels now, under their denormal mode.
+  flushLibmDenormalArguments(M);
 
   Kernels.clear();
   for (const llvm::Function &F : M) {

@@ -5,8 +5,11 @@
 
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/FMF.h>
+#include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Operator.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -27,32 +30,60 @@ void captureDiagnostics(llvm::LLVMContext &Context, std::string &Log) {
       &Log);
 }
 
-void applyMathOptions(llvm::Module &M, const BuildOptions &Options) {
+namespace {
+
+// The fast-math flags of the options, as Clang sets them on the OpenCL C it
+// compiles (-cl-fast-relaxed-math: all of them), plus contraction for
+// -cl-mad-enable.
+llvm::FastMathFlags mathFlags(const BuildOptions &Options) {
   bool Fast = Options.FastRelaxedMath;
   bool Unsafe = Fast || Options.UnsafeMath;
-  bool NoSignedZeros = Unsafe || Options.NoSignedZeros;
-  bool Finite = Fast || Options.FiniteMathOnly;
+  llvm::FastMathFlags Flags;
+  if (Unsafe || Options.NoSignedZeros)
+    Flags.setNoSignedZeros();
+  if (Unsafe) {
+    Flags.setAllowReassoc();
+    Flags.setAllowReciprocal();
+    Flags.setApproxFunc();
+  }
+  if (Unsafe || Options.MadEnable)
+    Flags.setAllowContract();
+  if (Fast || Options.FiniteMathOnly) {
+    Flags.setNoNaNs();
+    Flags.setNoInfs();
+  }
+  return Flags;
+}
+
+} // namespace
+
+void applyMathOptions(llvm::Module &M, const BuildOptions &Options) {
+  llvm::FastMathFlags Flags = mathFlags(Options);
   for (llvm::Function &F : M) {
     if (F.isDeclaration())
       continue;
-    if (NoSignedZeros)
-      F.addFnAttr("no-signed-zeros-fp-math", "true");
-    if (Unsafe) {
-      F.addFnAttr("unsafe-fp-math", "true");
-      F.addFnAttr("less-precise-fpmad", "true");
-    }
-    if (Finite) {
-      F.addFnAttr("no-infs-fp-math", "true");
-      F.addFnAttr("no-nans-fp-math", "true");
-    }
-    if (Fast)
-      F.addFnAttr("approx-func-fp-math", "true");
+    if (Flags.any())
+      for (llvm::BasicBlock &BB : F)
+        for (llvm::Instruction &I : BB)
+          if (llvm::isa<llvm::FPMathOperator>(I)) {
+            llvm::FastMathFlags Own = I.getFastMathFlags();
+            Own |= Flags;
+            I.setFastMathFlags(Own);
+          }
     if (Options.DenormsAreZero) {
       // Float and double: the work-group function flushes both (MXCSR).
       F.addFnAttr("denormal-fp-math", "preserve-sign,preserve-sign");
       F.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
     }
   }
+}
+
+void removeFastMathAttributes(llvm::Module &M) {
+  for (llvm::Function &F : M)
+    for (const char *Name : {"unsafe-fp-math", "no-infs-fp-math",
+                             "no-nans-fp-math", "approx-func-fp-math",
+                             "no-signed-zeros-fp-math", "less-precise-fpmad"})
+      F.removeFnAttr(Name);
 }
 
 std::unique_ptr<llvm::Module>

@@ -273,3 +273,90 @@ kernel void k(global const float4 *a, global const float4 *b, global float *out,
         CHECK(IO[11] == static_cast<int>(std::clamp(X[0], -2.0f, 2.0f) * 1000.0f));
     }
 }
+
+namespace {
+
+// The error of R in float ULPs against the exact value Exact (the ULP of
+// Exact's binade; infinities and NaN must match exactly).
+double floatUlpError(float R, long double Exact) {
+    if (std::isnan(R) || std::isinf(R) || std::isinf(Exact))
+        return static_cast<long double>(R) == Exact ? 0 : INFINITY;
+    const int Exponent = std::max(std::ilogb(static_cast<float>(Exact)), -126);
+    return static_cast<double>(std::fabs(static_cast<long double>(R) - Exact) /
+                               std::ldexp(1.0L, Exponent - 23));
+}
+
+// Every float of [1, 4) (all significands with both parities of the
+// exponent, which is all rsqrt's range reduction sees) and denormals of
+// every size, padded with ones to a multiple of 64.
+std::vector<float> rsqrtInputs() {
+    std::vector<float> In;
+    for (uint32_t Bits = std::bit_cast<uint32_t>(1.0f); Bits < std::bit_cast<uint32_t>(4.0f);
+         ++Bits)
+        In.push_back(std::bit_cast<float>(Bits));
+    for (uint32_t Bits : {1u, 2u, 3u, 0x1234u, 0x400000u, 0x7fffffu})
+        In.push_back(std::bit_cast<float>(Bits));
+    for (float X : {0x1p-126f, 0x1p-100f, 1e-30f, 3.0e38f, 0x1.fffffep127f})
+        In.push_back(X);
+    while (In.size() % 64 != 0)
+        In.push_back(1.0f);
+    return In;
+}
+
+void checkRsqrt(const std::vector<float>& In, const std::vector<float>& Out) {
+    double Worst = 0;
+    size_t WorstAt = 0;
+    for (size_t I = 0; I < In.size(); ++I) {
+        const double E = floatUlpError(Out[I], 1.0L / std::sqrt(static_cast<long double>(In[I])));
+        if (!(E <= Worst)) {
+            Worst = E;
+            WorstAt = I;
+        }
+    }
+    INFO("worst: rsqrt(" << In[WorstAt] << ") = " << Out[WorstAt] << ", " << Worst << " ulp");
+    CHECK(Worst <= 2.0);
+}
+
+} // namespace
+
+// The math options are fast-math flags on the kernel's own instructions;
+// the builtins inlined into it keep their exact semantics. rsqrt(float) is
+// 1.0f / sqrt(x) in the library: when the options were function attributes
+// of the kernel, the code generator applied them to the inlined builtin too
+// and made a reciprocal square root estimate of it (2.03 ulp, and -inf for
+// denormals).
+TEST_CASE("rsqrt stays within 2 ulp under the relaxed math options", "[compiler][builtins]") {
+    const std::string Source = R"CL(
+kernel void k(global const float *a, global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = rsqrt(a[i]);
+}
+)CL";
+    const std::vector<float> In = rsqrtInputs();
+    SECTION("built with the options") {
+        for (const char* Options : {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-fast-relaxed-math",
+                                    "-cl-unsafe-math-optimizations"}) {
+            INFO(Options);
+            Runner R(Source, Options);
+            std::vector<float> Out(In.size());
+            R.run(In.size(), 64, In.data(), Out.data());
+            checkRsqrt(In, Out);
+        }
+    }
+    SECTION("an object linked with -cl-fast-relaxed-math") {
+        kc::BuildResult Object = kctest::compiler().compile(Source, "", {});
+        INFO(Object.Log);
+        REQUIRE(Object.Output);
+        const kc::Module* Inputs[] = {Object.Output.get()};
+        kc::BuildResult Linked = kctest::compiler().link(Inputs, "-cl-fast-relaxed-math");
+        INFO(Linked.Log);
+        REQUIRE(Linked.Output);
+        auto Program = kctest::jit(*Linked.Output);
+        std::vector<float> Out(In.size());
+        kctest::ArgBuffer Args(Linked.Output->kernels().at(0));
+        Args.set(0, In.data());
+        Args.set(1, Out.data());
+        kctest::runNDRange(Program->lookup("k"), Args, 1, {In.size(), 1, 1}, {64, 1, 1});
+        checkRsqrt(In, Out);
+    }
+}
