@@ -26,6 +26,7 @@
 // vectorizer across work-items needs.
 //
 //===----------------------------------------------------------------------===//
+#include "Passes/AccessStride.h"
 #include "Passes/Passes.h"
 #include "Passes/Uniformity.h"
 #include "Passes/WorkGroupABI.h"
@@ -127,98 +128,6 @@ llvm::DenseSet<const llvm::Value *> dependOnLocalIdX(llvm::Function &F) {
   return Result;
 }
 
-// How much S grows from one iteration of L to the next, when that is a
-// constant: extensions and wrapping are ignored (a heuristic only).
-std::optional<int64_t> stepAlong(const llvm::SCEV *S, const llvm::Loop &L,
-                                 llvm::ScalarEvolution &SE) {
-  // Without a recurrence of L, what changes with the iteration is not the
-  // index (a value computed in the loop from the work-item's id).
-  if (!llvm::SCEVExprContains(S, [&](const llvm::SCEV *X) {
-        const auto *Rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(X);
-        return Rec && Rec->getLoop() == &L;
-      }))
-    return 0;
-  if (const auto *Rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(S)) {
-    if (Rec->getLoop() != &L || !Rec->isAffine())
-      return std::nullopt;
-    const auto *C =
-        llvm::dyn_cast<llvm::SCEVConstant>(Rec->getStepRecurrence(SE));
-    if (!C)
-      return std::nullopt;
-    return C->getAPInt().getSExtValue();
-  }
-  if (const auto *Cast = llvm::dyn_cast<llvm::SCEVCastExpr>(S))
-    return stepAlong(Cast->getOperand(), L, SE);
-  if (const auto *Add = llvm::dyn_cast<llvm::SCEVAddExpr>(S)) {
-    int64_t Sum = 0;
-    for (const llvm::SCEV *Op : Add->operands()) {
-      std::optional<int64_t> Step = stepAlong(Op, L, SE);
-      if (!Step)
-        return std::nullopt;
-      Sum += *Step;
-    }
-    return Sum;
-  }
-  if (const auto *Mul = llvm::dyn_cast<llvm::SCEVMulExpr>(S)) {
-    if (Mul->getNumOperands() != 2)
-      return std::nullopt;
-    const auto *C = llvm::dyn_cast<llvm::SCEVConstant>(Mul->getOperand(0));
-    std::optional<int64_t> Step = stepAlong(Mul->getOperand(1), L, SE);
-    if (!C || !Step)
-      return std::nullopt;
-    return C->getAPInt().getSExtValue() * *Step;
-  }
-  return std::nullopt;
-}
-
-// How much S grows from one work-item to the next in x, when that is a
-// constant (wrapping ignored, a heuristic only).
-std::optional<int64_t>
-stepAlongX(const llvm::SCEV *S, const llvm::DenseSet<const llvm::Value *> &OnX,
-           llvm::ScalarEvolution &SE) {
-  auto DependsOnX = [&](const llvm::SCEV *X) {
-    return llvm::SCEVExprContains(X, [&](const llvm::SCEV *E) {
-      const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(E);
-      return U && OnX.contains(U->getValue());
-    });
-  };
-  if (!DependsOnX(S))
-    return 0;
-  if (const auto *U = llvm::dyn_cast<llvm::SCEVUnknown>(S)) {
-    const auto *I = llvm::dyn_cast<llvm::Instruction>(U->getValue());
-    if (I && (localIdPlaceholderDim(*I) == 0 || localIdPlaceholderDim(*I) == 3))
-      return 1;
-    return std::nullopt;
-  }
-  if (const auto *Cast = llvm::dyn_cast<llvm::SCEVCastExpr>(S))
-    return stepAlongX(Cast->getOperand(), OnX, SE);
-  if (const auto *Rec = llvm::dyn_cast<llvm::SCEVAddRecExpr>(S)) {
-    if (!Rec->isAffine() || DependsOnX(Rec->getStepRecurrence(SE)))
-      return std::nullopt;
-    return stepAlongX(Rec->getStart(), OnX, SE);
-  }
-  if (const auto *Add = llvm::dyn_cast<llvm::SCEVAddExpr>(S)) {
-    int64_t Sum = 0;
-    for (const llvm::SCEV *Op : Add->operands()) {
-      std::optional<int64_t> Step = stepAlongX(Op, OnX, SE);
-      if (!Step)
-        return std::nullopt;
-      Sum += *Step;
-    }
-    return Sum;
-  }
-  if (const auto *Mul = llvm::dyn_cast<llvm::SCEVMulExpr>(S)) {
-    if (Mul->getNumOperands() != 2)
-      return std::nullopt;
-    const auto *C = llvm::dyn_cast<llvm::SCEVConstant>(Mul->getOperand(0));
-    std::optional<int64_t> Step = stepAlongX(Mul->getOperand(1), OnX, SE);
-    if (!C || !Step)
-      return std::nullopt;
-    return C->getAPInt().getSExtValue() * *Step;
-  }
-  return std::nullopt;
-}
-
 // An access whose address follows the loop with a unit stride and is not
 // consecutive between neighbouring work-items (a row per work-item): the
 // loop vectorizes well as it is, across work-items it would gather. (A
@@ -235,10 +144,10 @@ bool hasRowPerWorkItemAccess(const llvm::Loop &L,
           llvm::getLoadStoreType(const_cast<llvm::Instruction *>(&I));
       uint64_t Size = I.getModule()->getDataLayout().getTypeStoreSize(Ty);
       const llvm::SCEV *Address = SE.getSCEV(const_cast<llvm::Value *>(Ptr));
-      std::optional<int64_t> Step = stepAlong(Address, L, SE);
+      std::optional<int64_t> Step = stepAlongLoop(Address, L, SE);
       if (!Step || static_cast<uint64_t>(std::abs(*Step)) != Size)
         continue;
-      std::optional<int64_t> AcrossX = stepAlongX(Address, OnX, SE);
+      std::optional<int64_t> AcrossX = stepAlongLocalIdX(Address, OnX, SE);
       if (!AcrossX || static_cast<uint64_t>(std::abs(*AcrossX)) != Size)
         return true;
     }
