@@ -40,7 +40,12 @@ int64_t ulpDistance(T A, T B) {
         I Bits = std::bit_cast<I>(X);
         return Bits < 0 ? std::numeric_limits<I>::min() - Bits : Bits;
     };
-    return std::abs(static_cast<int64_t>(Ordered(A)) - static_cast<int64_t>(Ordered(B)));
+    // In 128 bits: two doubles of opposite signs are up to 2^64 apart.
+    __extension__ typedef __int128 Int128;
+    const Int128 Diff = static_cast<Int128>(Ordered(A)) - static_cast<Int128>(Ordered(B));
+    const Int128 Abs = Diff < 0 ? -Diff : Diff;
+    return Abs > std::numeric_limits<int64_t>::max() ? std::numeric_limits<int64_t>::max()
+                                                     : static_cast<int64_t>(Abs);
 }
 
 // The high half of the 128-bit product.

@@ -145,20 +145,20 @@ TEST_CASE("loops in sequence, nested loops and a counter used after the loop",
 kernel void seq(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     int before = in[g] * 3;
-    int s = 0;
+    uint s = 0;
     int k;
     for (k = 0; k < n; ++k)
         s += in[k] * (g + 1);
-    int t = s;
+    uint t = s;
     for (int m = n; m > 1; m /= 2)
         t = t * 3 + in[m] - g;
     out[g] = t + before + k;
 }
 kernel void nested(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int i = 0; i < n; ++i) {
-        int r = g;
+        uint r = g;
         for (int j = 0; j < n; ++j)
             r = r * 5 + in[i + j];
         s ^= r;
@@ -169,23 +169,24 @@ kernel void nested(global int *out, global const int *in, int n) {
     CHECK(chosen(*P.M, "seq"));
     CHECK(chosen(*P.M, "nested"));
     checkOneDimensional(P, "seq", 40, 150, [](int G, const std::vector<int>& In, int N) {
-        int S = 0, K = 0;
+        uint32_t S = 0;
+        int K = 0;
         for (K = 0; K < N; ++K)
             S += In[K] * (G + 1);
-        int T = S;
+        uint32_t T = S;
         for (int M = N; M > 1; M /= 2)
             T = T * 3 + In[M] - G;
-        return T + In[G] * 3 + K;
+        return static_cast<int>(T + In[G] * 3 + K);
     });
     checkOneDimensional(P, "nested", 33, 130, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int I = 0; I < N; ++I) {
-            int R = G;
+            uint32_t R = static_cast<uint32_t>(G);
             for (int J = 0; J < N; ++J)
                 R = R * 5 + In[I + J];
             S ^= R;
         }
-        return S;
+        return static_cast<int>(S);
     });
 }
 
@@ -194,7 +195,7 @@ TEST_CASE("a convolution reads consecutive elements along the loop and across wo
     Program P(R"CL(
 kernel void conv(global int *out, global const int *in, int taps) {
     int i = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int t = 0; t < taps; ++t)
         s = s * 2 + in[i + t] * (t + 1);
     out[i] = s;
@@ -202,10 +203,10 @@ kernel void conv(global int *out, global const int *in, int taps) {
 )CL");
     CHECK(chosen(*P.M, "conv"));
     checkOneDimensional(P, "conv", 37, 150, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int T = 0; T < N; ++T)
             S = S * 2 + In[G + T] * (T + 1);
-        return S;
+        return static_cast<int>(S);
     });
 }
 
@@ -213,7 +214,7 @@ TEST_CASE("a loop bound read from __constant memory is uniform", "[compiler][loo
     Program P(R"CL(
 kernel void bound(global int *out, constant int *in, int n) {
     int g = get_global_id(0);
-    int s = g;
+    uint s = g;
     for (int j = 0; j < in[0] + n; ++j)
         s = s * 3 + in[j + 1];
     out[g] = s;
@@ -221,16 +222,16 @@ kernel void bound(global int *out, constant int *in, int n) {
 )CL");
     CHECK(chosen(*P.M, "bound"));
     checkOneDimensional(P, "bound", 30, 99, [](int G, const std::vector<int>& In, int N) {
-        int S = G;
+        uint32_t S = G;
         for (int J = 0; J < In[0] + N; ++J)
             S = S * 3 + In[J + 1];
-        return S;
+        return static_cast<int>(S);
     });
 }
 
 TEST_CASE("a work-item reads back what it wrote in an earlier iteration", "[compiler][loops]") {
     Program P(R"CL(
-kernel void chain(global int *out, global const int *in, int n) {
+kernel void chain(global uint *out, global const int *in, int n) {
     int g = get_global_id(0);
     out[g] = g;
     for (int j = 1; j < n; ++j)
@@ -239,10 +240,10 @@ kernel void chain(global int *out, global const int *in, int n) {
 )CL");
     CHECK(chosen(*P.M, "chain"));
     checkOneDimensional(P, "chain", 40, 99, [](int G, const std::vector<int>& In, int N) {
-        int V = G;
+        uint32_t V = static_cast<uint32_t>(G);
         for (int J = 1; J < N; ++J)
             V = V * 2 + In[J] + (J & G);
-        return V;
+        return static_cast<int>(V);
     });
 }
 
@@ -252,14 +253,14 @@ kernel void guarded(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     if (g >= n + 5)
         return;
-    int s = g;
+    uint s = g;
     for (int j = 0; j < n; ++j)
         s = s * 3 + in[j];
     out[g] = s;
 }
 kernel void between(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < n; ++j)
         s += in[j] * (g + j);
     if (g % 3 == 0) {
@@ -272,10 +273,10 @@ kernel void between(global int *out, global const int *in, int n) {
 }
 kernel void inside_loop(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < n; ++j) {
         if (in[j] == g % 9 - 4) {
-            out[g] = -s;
+            out[g] = -(int)s;
             return;
         }
         s += in[j];
@@ -293,31 +294,31 @@ kernel void inside_loop(global int *out, global const int *in, int n) {
     checkOneDimensional(P, "guarded", 40, 130, [](int G, const std::vector<int>& In, int N) {
         if (G >= N + 5)
             return -7;
-        int S = G;
+        uint32_t S = G;
         for (int J = 0; J < N; ++J)
             S = S * 3 + In[J];
-        return S;
+        return static_cast<int>(S);
     });
     checkOneDimensional(P, "between", 40, 130, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int J = 0; J < N; ++J)
             S += In[J] * (G + J);
         if (G % 3 == 0)
-            return S;
+            return static_cast<int>(S);
         for (int J = 0; J < N; ++J)
             S = S * 5 - In[J + 1];
-        return S;
+        return static_cast<int>(S);
     });
     checkOneDimensional(P, "inside_loop", 40, 130, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int J = 0; J < N; ++J) {
             if (In[J] == G % 9 - 4)
-                return -S;
+                return static_cast<int>(-S);
             S += In[J];
         }
         for (int J = 0; J < N; ++J)
             S = S * 7 + In[J];
-        return S;
+        return static_cast<int>(S);
     });
 }
 
@@ -369,14 +370,14 @@ TEST_CASE("loops work-items may run differently are left alone", "[compiler][loo
     Program P(R"CL(
 kernel void varying_count(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < n + g % 5; ++j)
         s += in[j];
     out[g] = s;
 }
 kernel void varying_break(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < n; ++j) {
         if (in[j] == g % 11 - 5)
             break;
@@ -386,7 +387,7 @@ kernel void varying_break(global int *out, global const int *in, int n) {
 }
 kernel void under_varying_if(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = g;
+    uint s = g;
     if (g % 3 == 1)
         for (int j = 0; j < n; ++j)
             s = s * 3 + in[j];
@@ -394,14 +395,14 @@ kernel void under_varying_if(global int *out, global const int *in, int n) {
 }
 kernel void count_from_memory(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < in[0] + n; ++j)
         s += in[j] ^ g;
     out[g] = s;
 }
 kernel void small_constant(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < 8; ++j)
         s += in[j] * g;
     out[g] = s + n;
@@ -413,7 +414,7 @@ kernel void with_atomic(global int *out, global const int *in, int n) {
 }
 kernel void row_per_work_item(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < n; ++j)
         s += in[(g % 7) * n + j] * j;
     out[g] = s;
@@ -423,7 +424,7 @@ kernel void private_array(global int *out, global const int *in, int n) {
     int t[40];
     for (int j = 0; j < n; ++j)
         t[j] = in[j] + g;
-    int s = 0;
+    uint s = 0;
     for (int j = n - 1; j >= 0; --j)
         s = s * 2 + t[(j * 7) % n];
     out[g] = s;
@@ -436,43 +437,43 @@ kernel void private_array(global int *out, global const int *in, int n) {
         CHECK_FALSE(chosen(*P.M, Name));
     }
     checkOneDimensional(P, "varying_count", 30, 70, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int J = 0; J < N + G % 5; ++J)
             S += In[J];
-        return S;
+        return static_cast<int>(S);
     });
     checkOneDimensional(P, "varying_break", 40, 70, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int J = 0; J < N; ++J) {
             if (In[J] == G % 11 - 5)
                 break;
             S += In[J] * J;
         }
-        return S;
+        return static_cast<int>(S);
     });
     checkOneDimensional(P, "under_varying_if", 30, 70,
                         [](int G, const std::vector<int>& In, int N) {
-                            int S = G;
+                            uint32_t S = G;
                             if (G % 3 == 1)
                                 for (int J = 0; J < N; ++J)
                                     S = S * 3 + In[J];
-                            return S;
+                            return static_cast<int>(S);
                         });
     checkOneDimensional(P, "row_per_work_item", 9, 70,
                         [](int G, const std::vector<int>& In, int N) {
-                            int S = 0;
+                            uint32_t S = 0;
                             for (int J = 0; J < N; ++J)
                                 S += In[(G % 7) * N + J] * J;
-                            return S;
+                            return static_cast<int>(S);
                         });
     checkOneDimensional(P, "private_array", 40, 70, [](int G, const std::vector<int>& In, int N) {
         int T[40];
         for (int J = 0; J < N; ++J)
             T[J] = In[J] + G;
-        int S = 0;
+        uint32_t S = 0;
         for (int J = N - 1; J >= 0; --J)
             S = S * 2 + T[(J * 7) % N];
-        return S;
+        return static_cast<int>(S);
     });
 }
 
@@ -480,7 +481,7 @@ TEST_CASE("-cl-opt-disable keeps loops as written", "[compiler][loops]") {
     Program P(R"CL(
 kernel void sum(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    int s = 0;
+    uint s = 0;
     for (int j = 0; j < n; ++j)
         s += in[j] * g;
     out[g] = s;
@@ -489,9 +490,9 @@ kernel void sum(global int *out, global const int *in, int n) {
               "-cl-opt-disable");
     CHECK_FALSE(chosen(*P.M, "sum"));
     checkOneDimensional(P, "sum", 50, 40, [](int G, const std::vector<int>& In, int N) {
-        int S = 0;
+        uint32_t S = 0;
         for (int J = 0; J < N; ++J)
             S += In[J] * G;
-        return S;
+        return static_cast<int>(S);
     });
 }
