@@ -8,8 +8,10 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #endif
 
+#include "device.hpp"
 #include "inputs.hpp"
 #include "math_functions.hpp"
+#include "options.hpp"
 #include "relaxed.hpp"
 #include "ulp_error.hpp"
 
@@ -42,67 +44,7 @@ namespace mathconf {
 
 namespace {
 
-constexpr int exit_failed = 1;
-constexpr int exit_usage = 2;
-constexpr int exit_unsupported = 77;
-
-struct Options {
-    std::string platform;
-    size_t device_index = 0;
-    bool list = false;
-    bool quick = false;
-    bool long_mode = false;
-    bool relaxed = false; // -cl-fast-relaxed-math and the relaxed limits
-    bool daz = false;     // -cl-denorms-are-zero: denormal inputs may be read as zero
-    size_t vector_width = 1;
-    size_t samples = 0; // random inputs per function and type (0: the mode's default)
-    unsigned seed = 12345;
-    std::string known_failures;
-    std::vector<std::string> selected;
-};
-
 // ---------------------------------------------------------------- OpenCL --
-
-struct Device {
-    cl_platform_id platform = nullptr;
-    cl_device_id device = nullptr;
-    cl_context context = nullptr;
-    cl_command_queue queue = nullptr;
-    bool fp64 = false;
-    bool float_denormals = false;
-    bool double_denormals = false;
-};
-
-std::string platform_string(cl_platform_id platform, cl_platform_info name) {
-    size_t size = 0;
-    if (clGetPlatformInfo(platform, name, 0, nullptr, &size) != CL_SUCCESS)
-        return "";
-    std::string text(size, '\0');
-    clGetPlatformInfo(platform, name, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
-}
-
-std::string device_string(cl_device_id device, cl_device_info name) {
-    size_t size = 0;
-    if (clGetDeviceInfo(device, name, 0, nullptr, &size) != CL_SUCCESS)
-        return "";
-    std::string text(size, '\0');
-    clGetDeviceInfo(device, name, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
-}
-
-bool has_word(const std::string& list, const std::string& word) {
-    std::istringstream in(list);
-    std::string item;
-    while (in >> item)
-        if (item == word)
-            return true;
-    return false;
-}
 
 // The build options of the kernels: -cl-fast-relaxed-math with --relaxed,
 // -cl-denorms-are-zero with --daz.
@@ -533,7 +475,7 @@ struct Runner {
     std::map<std::string, cl_program> programs;    // per type: all kernels
     std::map<std::string, std::string> build_logs; // "function/type" -> log when it does not build
     std::map<std::string, cl_program> single;      // "function/type" -> own program
-    std::map<std::pair<std::string, std::string>, std::string> known; // (function, type) -> reason
+    KnownFailures known;
 
     std::vector<Row> rows;
 
@@ -707,66 +649,6 @@ void print_table(const std::vector<Row>& rows) {
     std::cout << std::endl;
 }
 
-std::map<std::pair<std::string, std::string>, std::string> read_known(const std::string& path,
-                                                                      bool& ok) {
-    std::map<std::pair<std::string, std::string>, std::string> known;
-    ok = true;
-    if (path.empty())
-        return known;
-    std::ifstream in(path);
-    if (!in) {
-        ok = false;
-        return known;
-    }
-    auto trim = [](std::string s) {
-        const size_t b = s.find_first_not_of(" \t");
-        const size_t e = s.find_last_not_of(" \t");
-        return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-    };
-    std::string line;
-    while (std::getline(in, line)) {
-        line = trim(line);
-        if (line.empty() || line[0] == '#')
-            continue;
-        const size_t p1 = line.find('|');
-        const size_t p2 = p1 == std::string::npos ? p1 : line.find('|', p1 + 1);
-        if (p2 == std::string::npos) {
-            std::cout << path << ": malformed line (function | type | reason): " << line << "\n";
-            ok = false;
-            continue;
-        }
-        known[{trim(line.substr(0, p1)), trim(line.substr(p1 + 1, p2 - p1 - 1))}] =
-            trim(line.substr(p2 + 1));
-    }
-    return known;
-}
-
-void usage(const char* program) {
-    std::cout
-        << "usage: " << program
-        << " [--list] [--platform NAME|INDEX] [--device INDEX] [--quick | --long] [--relaxed]\n"
-           "       [--daz] [--samples N] [--seed N] [--vector-width W] [--known-failures FILE]\n"
-           "       [FUNCTION...]\n"
-           "  --list              print the sub-tests (one per function) and exit\n"
-           "  --platform P        the platform whose name or vendor contains P, or index P\n"
-           "                      (default: platform 0)\n"
-           "  --device N          the device of the platform at index N (default 0)\n"
-           "  --quick             a smaller random sample (2^14 per function and type)\n"
-           "  --long              all 2^32 floats for the one-argument float functions\n"
-           "  --relaxed           build with -cl-fast-relaxed-math; check finite inputs and\n"
-           "                      results against the spec's relaxed (unsafe math) limits\n"
-           "  --daz               build with -cl-denorms-are-zero; a denormal input may give\n"
-           "                      the result of a zero input, a denormal result may be zero\n"
-           "  --samples N         N random inputs per function and type (default 2^18)\n"
-           "  --seed N            the seed of the random inputs\n"
-           "  --vector-width W    call the vector forms (W = 2, 3, 4, 8, 16; default 1)\n"
-           "  --known-failures F  results over the limit listed in F (function | type |\n"
-           "                      reason) are reported but do not fail\n"
-           "  FUNCTION...         the sub-tests to run (default: all)\n"
-           "exit status: 0 all passed, 1 some failed, 2 usage or setup error,\n"
-           "             77 the device has no online compiler\n";
-}
-
 volatile const char* g_current = "";
 int g_passed = 0;
 int g_failed = 0;
@@ -787,61 +669,10 @@ extern "C" void on_crash(int signal) {
 int main(int argc, char** argv) {
     using namespace mathconf;
     Options options;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const bool has_value = i + 1 < argc;
-        if (arg == "--list") {
-            options.list = true;
-        } else if (arg == "--relaxed") {
-            options.relaxed = true;
-        } else if (arg == "--daz") {
-            options.daz = true;
-        } else if (arg == "--quick") {
-            options.quick = true;
-        } else if (arg == "--long") {
-            options.long_mode = true;
-        } else if (arg == "--platform" && has_value) {
-            options.platform = argv[++i];
-        } else if (arg == "--known-failures" && has_value) {
-            options.known_failures = argv[++i];
-        } else if ((arg == "--device" || arg == "--samples" || arg == "--seed" ||
-                    arg == "--vector-width") &&
-                   has_value) {
-            const std::string value = argv[++i];
-            char* end = nullptr;
-            const unsigned long number = std::strtoul(value.c_str(), &end, 10);
-            if (value.empty() || *end != '\0') {
-                usage(argv[0]);
-                return exit_usage;
-            }
-            if (arg == "--device")
-                options.device_index = number;
-            else if (arg == "--samples")
-                options.samples = number;
-            else if (arg == "--vector-width")
-                options.vector_width = number;
-            else
-                options.seed = static_cast<unsigned>(number);
-        } else if (arg == "--help" || arg == "-h") {
-            usage(argv[0]);
-            return 0;
-        } else if (!arg.empty() && arg[0] == '-') {
-            usage(argv[0]);
-            return exit_usage;
-        } else {
-            options.selected.push_back(arg);
-        }
-    }
-    if (options.vector_width != 1 && options.vector_width != 2 && options.vector_width != 3 &&
-        options.vector_width != 4 && options.vector_width != 8 && options.vector_width != 16) {
-        usage(argv[0]);
-        return exit_usage;
-    }
+    if (const int status = parse_options(argc, argv, options); status >= 0)
+        return status;
     g_vector_width = options.vector_width;
-    if (options.relaxed)
-        g_build_options = "-cl-fast-relaxed-math";
-    if (options.daz)
-        g_build_options += std::string(g_build_options.empty() ? "" : " ") + "-cl-denorms-are-zero";
+    g_build_options = kernel_build_options(options);
     if (options.list) {
         for (const Function& f : functions())
             std::cout << f.name << "  " << f.expression << "\n";
@@ -859,77 +690,15 @@ int main(int argc, char** argv) {
             return exit_usage;
         }
     bool known_ok = true;
-    auto known = read_known(options.known_failures, known_ok);
+    KnownFailures known = read_known(options.known_failures, known_ok);
     if (!known_ok) {
         std::cout << "cannot read the known failures " << options.known_failures << "\n";
         return exit_usage;
     }
 
-    // The platform and device.
-    cl_uint count = 0;
-    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) {
-        std::cout << "no OpenCL platform found (check OCL_ICD_VENDORS / /etc/OpenCL/vendors)\n";
-        return exit_usage;
-    }
-    std::vector<cl_platform_id> platforms(count);
-    clGetPlatformIDs(count, platforms.data(), nullptr);
     Device dev;
-    if (options.platform.empty()) {
-        dev.platform = platforms[0];
-    } else if (options.platform.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t index = std::stoul(options.platform);
-        if (index >= platforms.size()) {
-            std::cout << "platform index " << index << " out of range\n";
-            return exit_usage;
-        }
-        dev.platform = platforms[index];
-    } else {
-        for (cl_platform_id p : platforms)
-            if (platform_string(p, CL_PLATFORM_NAME).find(options.platform) != std::string::npos ||
-                platform_string(p, CL_PLATFORM_VENDOR).find(options.platform) !=
-                    std::string::npos) {
-                dev.platform = p;
-                break;
-            }
-        if (dev.platform == nullptr) {
-            std::cout << "no platform whose name or vendor contains '" << options.platform
-                      << "'; platforms:\n";
-            for (size_t i = 0; i < platforms.size(); ++i)
-                std::cout << "  " << i << ": " << platform_string(platforms[i], CL_PLATFORM_NAME)
-                          << "\n";
-            return exit_usage;
-        }
-    }
-    cl_uint device_count = 0;
-    clGetDeviceIDs(dev.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &device_count);
-    if (options.device_index >= device_count) {
-        std::cout << "device index " << options.device_index << " out of range (" << device_count
-                  << " devices)\n";
-        return exit_usage;
-    }
-    std::vector<cl_device_id> devices(device_count);
-    clGetDeviceIDs(dev.platform, CL_DEVICE_TYPE_ALL, device_count, devices.data(), nullptr);
-    dev.device = devices[options.device_index];
-    std::cout << "Platform: " << platform_string(dev.platform, CL_PLATFORM_NAME) << " ("
-              << platform_string(dev.platform, CL_PLATFORM_VERSION) << ")\n"
-              << "Device:   " << device_string(dev.device, CL_DEVICE_NAME) << " ("
-              << device_string(dev.device, CL_DEVICE_VERSION) << ")\n";
-    cl_bool compiler = CL_FALSE;
-    clGetDeviceInfo(dev.device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(compiler), &compiler, nullptr);
-    if (!compiler) {
-        std::cout << "The device has no online compiler: every sub-test is skipped.\n"
-                  << "0 passed, 0 failed" << std::endl;
-        return exit_unsupported;
-    }
-    cl_device_fp_config single_config = 0, double_config = 0;
-    clGetDeviceInfo(dev.device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(single_config), &single_config,
-                    nullptr);
-    clGetDeviceInfo(dev.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(double_config), &double_config,
-                    nullptr);
-    dev.fp64 = has_word(device_string(dev.device, CL_DEVICE_EXTENSIONS), "cl_khr_fp64") &&
-               double_config != 0;
-    dev.float_denormals = (single_config & CL_FP_DENORM) != 0;
-    dev.double_denormals = (double_config & CL_FP_DENORM) != 0;
+    if (const int status = open_device(options, dev); status >= 0)
+        return status;
     std::cout << "Types:    float (denormals " << (dev.float_denormals ? "supported" : "flushed")
               << ")";
     if (dev.fp64)
@@ -952,20 +721,6 @@ int main(int argc, char** argv) {
                       ? "; vector forms of width " + std::to_string(options.vector_width)
                       : std::string())
               << "\n";
-
-    cl_int error = CL_SUCCESS;
-    const cl_context_properties properties[] = {
-        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(dev.platform), 0};
-    dev.context = clCreateContext(properties, 1, &dev.device, nullptr, nullptr, &error);
-    if (error != CL_SUCCESS) {
-        std::cout << "clCreateContext: " << error << "\n";
-        return exit_usage;
-    }
-    dev.queue = clCreateCommandQueueWithProperties(dev.context, dev.device, nullptr, &error);
-    if (error != CL_SUCCESS) {
-        std::cout << "clCreateCommandQueueWithProperties: " << error << "\n";
-        return exit_usage;
-    }
 
     for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
         std::signal(signal, on_crash);

@@ -1,0 +1,124 @@
+#include "device.hpp"
+
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+namespace mathconf {
+
+namespace {
+
+std::string platform_string(cl_platform_id platform, cl_platform_info name) {
+    size_t size = 0;
+    if (clGetPlatformInfo(platform, name, 0, nullptr, &size) != CL_SUCCESS)
+        return "";
+    std::string text(size, '\0');
+    clGetPlatformInfo(platform, name, size, text.data(), nullptr);
+    while (!text.empty() && text.back() == '\0')
+        text.pop_back();
+    return text;
+}
+
+std::string device_string(cl_device_id device, cl_device_info name) {
+    size_t size = 0;
+    if (clGetDeviceInfo(device, name, 0, nullptr, &size) != CL_SUCCESS)
+        return "";
+    std::string text(size, '\0');
+    clGetDeviceInfo(device, name, size, text.data(), nullptr);
+    while (!text.empty() && text.back() == '\0')
+        text.pop_back();
+    return text;
+}
+
+bool has_word(const std::string& list, const std::string& word) {
+    std::istringstream in(list);
+    std::string item;
+    while (in >> item)
+        if (item == word)
+            return true;
+    return false;
+}
+
+} // namespace
+
+int open_device(const Options& options, Device& dev) {
+    cl_uint count = 0;
+    if (clGetPlatformIDs(0, nullptr, &count) != CL_SUCCESS || count == 0) {
+        std::cout << "no OpenCL platform found (check OCL_ICD_VENDORS / /etc/OpenCL/vendors)\n";
+        return exit_usage;
+    }
+    std::vector<cl_platform_id> platforms(count);
+    clGetPlatformIDs(count, platforms.data(), nullptr);
+    if (options.platform.empty()) {
+        dev.platform = platforms[0];
+    } else if (options.platform.find_first_not_of("0123456789") == std::string::npos) {
+        const size_t index = std::stoul(options.platform);
+        if (index >= platforms.size()) {
+            std::cout << "platform index " << index << " out of range\n";
+            return exit_usage;
+        }
+        dev.platform = platforms[index];
+    } else {
+        for (cl_platform_id p : platforms)
+            if (platform_string(p, CL_PLATFORM_NAME).find(options.platform) != std::string::npos ||
+                platform_string(p, CL_PLATFORM_VENDOR).find(options.platform) !=
+                    std::string::npos) {
+                dev.platform = p;
+                break;
+            }
+        if (dev.platform == nullptr) {
+            std::cout << "no platform whose name or vendor contains '" << options.platform
+                      << "'; platforms:\n";
+            for (size_t i = 0; i < platforms.size(); ++i)
+                std::cout << "  " << i << ": " << platform_string(platforms[i], CL_PLATFORM_NAME)
+                          << "\n";
+            return exit_usage;
+        }
+    }
+    cl_uint device_count = 0;
+    clGetDeviceIDs(dev.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &device_count);
+    if (options.device_index >= device_count) {
+        std::cout << "device index " << options.device_index << " out of range (" << device_count
+                  << " devices)\n";
+        return exit_usage;
+    }
+    std::vector<cl_device_id> devices(device_count);
+    clGetDeviceIDs(dev.platform, CL_DEVICE_TYPE_ALL, device_count, devices.data(), nullptr);
+    dev.device = devices[options.device_index];
+    std::cout << "Platform: " << platform_string(dev.platform, CL_PLATFORM_NAME) << " ("
+              << platform_string(dev.platform, CL_PLATFORM_VERSION) << ")\n"
+              << "Device:   " << device_string(dev.device, CL_DEVICE_NAME) << " ("
+              << device_string(dev.device, CL_DEVICE_VERSION) << ")\n";
+    cl_bool compiler = CL_FALSE;
+    clGetDeviceInfo(dev.device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(compiler), &compiler, nullptr);
+    if (!compiler) {
+        std::cout << "The device has no online compiler: every sub-test is skipped.\n"
+                  << "0 passed, 0 failed" << std::endl;
+        return exit_unsupported;
+    }
+    cl_device_fp_config single_config = 0, double_config = 0;
+    clGetDeviceInfo(dev.device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(single_config), &single_config,
+                    nullptr);
+    clGetDeviceInfo(dev.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(double_config), &double_config,
+                    nullptr);
+    dev.fp64 = has_word(device_string(dev.device, CL_DEVICE_EXTENSIONS), "cl_khr_fp64") &&
+               double_config != 0;
+    dev.float_denormals = (single_config & CL_FP_DENORM) != 0;
+    dev.double_denormals = (double_config & CL_FP_DENORM) != 0;
+    cl_int error = CL_SUCCESS;
+    const cl_context_properties properties[] = {
+        CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(dev.platform), 0};
+    dev.context = clCreateContext(properties, 1, &dev.device, nullptr, nullptr, &error);
+    if (error != CL_SUCCESS) {
+        std::cout << "clCreateContext: " << error << "\n";
+        return exit_usage;
+    }
+    dev.queue = clCreateCommandQueueWithProperties(dev.context, dev.device, nullptr, &error);
+    if (error != CL_SUCCESS) {
+        std::cout << "clCreateCommandQueueWithProperties: " << error << "\n";
+        return exit_usage;
+    }
+    return -1;
+}
+
+} // namespace mathconf
