@@ -25,7 +25,7 @@ void make_lines(Lines& lines, const void* pattern, size_t pattern_size) {
         std::memcpy(lines.twice + filled, lines.twice, filled);
 }
 
-// Every byte of the pattern alike: memset's fill, whatever the size.
+// Every byte of the pattern alike: memset's fill (but for streaming fills).
 bool one_byte(const unsigned char* pattern, size_t pattern_size) {
     for (size_t i = 1; i < pattern_size; ++i)
         if (pattern[i] != pattern[0])
