@@ -1,45 +1,15 @@
 #include "device.hpp"
 
+#include "../cl_query.hpp"
+
 #include <iostream>
-#include <sstream>
 #include <vector>
 
 namespace mathconf {
 
-namespace {
-
-std::string platform_string(cl_platform_id platform, cl_platform_info name) {
-    size_t size = 0;
-    if (clGetPlatformInfo(platform, name, 0, nullptr, &size) != CL_SUCCESS)
-        return "";
-    std::string text(size, '\0');
-    clGetPlatformInfo(platform, name, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
-}
-
-std::string device_string(cl_device_id device, cl_device_info name) {
-    size_t size = 0;
-    if (clGetDeviceInfo(device, name, 0, nullptr, &size) != CL_SUCCESS)
-        return "";
-    std::string text(size, '\0');
-    clGetDeviceInfo(device, name, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
-}
-
-bool has_word(const std::string& list, const std::string& word) {
-    std::istringstream in(list);
-    std::string item;
-    while (in >> item)
-        if (item == word)
-            return true;
-    return false;
-}
-
-} // namespace
+using conformance::device_string;
+using conformance::has_word;
+using conformance::platform_string;
 
 int open_device(const Options& options, Device& dev) {
     cl_uint count = 0;
@@ -49,32 +19,11 @@ int open_device(const Options& options, Device& dev) {
     }
     std::vector<cl_platform_id> platforms(count);
     clGetPlatformIDs(count, platforms.data(), nullptr);
-    if (options.platform.empty()) {
-        dev.platform = platforms[0];
-    } else if (options.platform.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t index = std::stoul(options.platform);
-        if (index >= platforms.size()) {
-            std::cout << "platform index " << index << " out of range\n";
-            return exit_usage;
-        }
-        dev.platform = platforms[index];
-    } else {
-        for (cl_platform_id p : platforms)
-            if (platform_string(p, CL_PLATFORM_NAME).find(options.platform) != std::string::npos ||
-                platform_string(p, CL_PLATFORM_VENDOR).find(options.platform) !=
-                    std::string::npos) {
-                dev.platform = p;
-                break;
-            }
-        if (dev.platform == nullptr) {
-            std::cout << "no platform whose name or vendor contains '" << options.platform
-                      << "'; platforms:\n";
-            for (size_t i = 0; i < platforms.size(); ++i)
-                std::cout << "  " << i << ": " << platform_string(platforms[i], CL_PLATFORM_NAME)
-                          << "\n";
-            return exit_usage;
-        }
-    }
+    dev.platform = options.platform.empty()
+                       ? platforms[0]
+                       : conformance::named_platform(platforms, options.platform);
+    if (dev.platform == nullptr)
+        return exit_usage;
     cl_uint device_count = 0;
     clGetDeviceIDs(dev.platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &device_count);
     if (options.device_index >= device_count) {

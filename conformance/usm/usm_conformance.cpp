@@ -3,6 +3,8 @@
 // platform. See README.md for the options, the sub-tests and exit codes.
 #include "usm.hpp"
 
+#include "../cl_query.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <csignal>
@@ -172,39 +174,9 @@ private:
 
 // --------------------------------------------------------- environment --
 
-std::string platform_string(cl_platform_id platform, cl_platform_info name) {
-    size_t size = 0;
-    if (clGetPlatformInfo(platform, name, 0, nullptr, &size) != CL_SUCCESS)
-        return "";
-    std::string text(size, '\0');
-    clGetPlatformInfo(platform, name, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
-}
-
-std::string device_string(cl_device_id device, cl_device_info name) {
-    size_t size = 0;
-    if (clGetDeviceInfo(device, name, 0, nullptr, &size) != CL_SUCCESS)
-        return "";
-    std::string text(size, '\0');
-    clGetDeviceInfo(device, name, size, text.data(), nullptr);
-    while (!text.empty() && text.back() == '\0')
-        text.pop_back();
-    return text;
-}
-
-bool has_word(const std::string& list, const std::string& word) {
-    size_t at = 0;
-    while ((at = list.find(word, at)) != std::string::npos) {
-        const bool start = at == 0 || list[at - 1] == ' ';
-        const bool end = at + word.size() == list.size() || list[at + word.size()] == ' ';
-        if (start && end)
-            return true;
-        at += word.size();
-    }
-    return false;
-}
+using conformance::device_string;
+using conformance::has_word;
+using conformance::platform_string;
 
 template <class F>
 F lookup(cl_platform_id platform, const char* name) {
@@ -328,32 +300,10 @@ int main(int argc, char** argv) {
                 break;
             }
         }
-    } else if (platform_arg.find_first_not_of("0123456789") == std::string::npos) {
-        const size_t index = std::stoul(platform_arg);
-        if (index >= all_platforms.size()) {
-            std::cout << "platform index " << index << " out of range (" << all_platforms.size()
-                      << " platforms)\n";
-            return exit_usage;
-        }
-        env.platform = all_platforms[index];
     } else {
-        for (cl_platform_id platform : all_platforms) {
-            if (platform_string(platform, CL_PLATFORM_NAME).find(platform_arg) !=
-                    std::string::npos ||
-                platform_string(platform, CL_PLATFORM_VENDOR).find(platform_arg) !=
-                    std::string::npos) {
-                env.platform = platform;
-                break;
-            }
-        }
-        if (env.platform == nullptr) {
-            std::cout << "no platform whose name or vendor contains '" << platform_arg
-                      << "'; platforms:\n";
-            for (size_t i = 0; i < all_platforms.size(); ++i)
-                std::cout << "  " << i << ": "
-                          << platform_string(all_platforms[i], CL_PLATFORM_NAME) << "\n";
+        env.platform = conformance::named_platform(all_platforms, platform_arg);
+        if (env.platform == nullptr)
             return exit_usage;
-        }
     }
     const std::vector<cl_device_id> devices = devices_of(env.platform);
     if (device_index >= devices.size()) {
