@@ -11,11 +11,19 @@
 // any barrier-free kernel, with the loop's per-work-item values (the sums)
 // in per-work-item arrays.
 //
+// Work-items may also run a loop a different number of times (a varying
+// bound or break, Mandelbrot's escape test, a loop under a varying
+// condition): the barrier is just as free there, as long as the kernel has
+// no barrier of its own, since no work-item waits for another. Such
+// functions are marked kc-divergent-barriers, and SubCfgFormation runs each
+// pass masked over the work-items still in the loop (see there).
+//
 // Chosen loops: innermost; reached and left the same way by every work-item
 // that has not ended (Uniformity: `if (gid >= n) return;` before the loop
 // is fine, the function is then marked kc-may-exit-early for
-// SubCfgFormation); not a small constant number of iterations (unrolling
-// does better); something in them differs between work-items; no calls,
+// SubCfgFormation), or else divergent as above; not a small constant number
+// of iterations (unrolling does better); something in them differs between
+// work-items; no calls,
 // atomics or volatile accesses (they keep the work-item loop scalar
 // anyway); no access that walks a row per work-item (unit stride along the
 // loop, not consecutive for neighbouring work-items in x: the loop
@@ -155,29 +163,35 @@ bool hasRowPerWorkItemAccess(const llvm::Loop &L,
   return false;
 }
 
-bool isChosen(const llvm::Loop &L, const Uniformity &U,
+enum class Choice { No, Uniform, Divergent };
+
+Choice choose(const llvm::Loop &L, const Uniformity &U,
               const llvm::DenseSet<const llvm::Value *> &OnX,
               llvm::ScalarEvolution &SE) {
-  if (!L.isInnermost() || !U.isUniformlyReached(*L.getHeader()))
-    return false;
+  if (!L.isInnermost())
+    return Choice::No;
   llvm::SmallVector<llvm::BasicBlock *, 4> Exiting;
   L.getExitingBlocks(Exiting);
-  if (Exiting.empty() || !llvm::all_of(Exiting, [&](llvm::BasicBlock *BB) {
-        return U.isUniformTerminator(*BB);
-      }))
-    return false;
+  if (Exiting.empty())
+    return Choice::No;
+  bool Divergent = !U.isUniformlyReached(*L.getHeader()) ||
+                   !llvm::all_of(Exiting, [&](llvm::BasicBlock *BB) {
+                     return U.isUniformTerminator(*BB);
+                   });
   unsigned TripCount = SE.getSmallConstantTripCount(&L);
   if (TripCount != 0 && TripCount <= SmallTripCount)
-    return false;
-  bool Varies = false;
+    return Choice::No;
+  bool Varies = Divergent;
   for (const llvm::BasicBlock *BB : L.blocks()) {
     for (const llvm::Instruction &I : *BB) {
       if (keepsWorkItemLoopScalar(I))
-        return false;
+        return Choice::No;
       Varies |= !U.isUniform(&I);
     }
   }
-  return Varies && !hasRowPerWorkItemAccess(L, OnX, SE);
+  if (!Varies || hasRowPerWorkItemAccess(L, OnX, SE))
+    return Choice::No;
+  return Divergent ? Choice::Divergent : Choice::Uniform;
 }
 
 // The body twice: as it is, for work-groups narrower than
@@ -229,9 +243,13 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
   llvm::DenseSet<const llvm::Value *> OnX = dependOnLocalIdX(F);
 
   llvm::SmallVector<llvm::BasicBlock *, 4> Headers;
-  for (llvm::Loop *L : LI.getLoopsInPreorder())
-    if (isChosen(*L, U, OnX, SE))
+  bool Divergent = false;
+  for (llvm::Loop *L : LI.getLoopsInPreorder()) {
+    Choice Chosen = choose(*L, U, OnX, SE);
+    if (Chosen != Choice::No)
       Headers.push_back(L->getHeader());
+    Divergent |= Chosen == Choice::Divergent;
+  }
   if (Headers.empty())
     return llvm::PreservedAnalyses::all();
 
@@ -247,6 +265,8 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
   F.addFnAttr("kc-implicit-loop-barriers");
   if (U.hasEarlyExits())
     F.addFnAttr("kc-may-exit-early");
+  if (Divergent)
+    F.addFnAttr("kc-divergent-barriers");
 
   AM.invalidate(F, llvm::PreservedAnalyses::none());
   llvm::ScalarizerPassOptions Options;

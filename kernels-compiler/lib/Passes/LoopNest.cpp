@@ -59,14 +59,19 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
 }
 
 void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
-                                const LoopNest &Nest) {
+                                const LoopNest &Nest,
+                                const std::array<llvm::Value *, 3> &Offsets) {
+  std::array<llvm::Value *, 3> Ids;
+  llvm::IRBuilder<> B(Nest.InnerHeader->getTerminator());
+  for (unsigned D = 0; D < 3; ++D)
+    Ids[D] = Offsets[D] ? B.CreateNUWAdd(Nest.Ids[D], Offsets[D])
+                        : static_cast<llvm::Value *>(Nest.Ids[D]);
   for (llvm::BasicBlock *BB : Blocks) {
     for (llvm::Instruction &I : llvm::make_early_inc_range(*BB)) {
       int Dim = localIdPlaceholderDim(I);
       if (Dim < 0)
         continue;
-      I.replaceAllUsesWith(
-          Dim == 3 ? Nest.LinearId : static_cast<llvm::Value *>(Nest.Ids[Dim]));
+      I.replaceAllUsesWith(Dim == 3 ? Nest.LinearId : Ids[Dim]);
       I.eraseFromParent();
     }
   }

@@ -35,8 +35,9 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::StringRef Name);
 
 // Replaces the local id placeholder calls in Blocks with the nest's
-// induction variables and linear id.
-void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
-                                const LoopNest &Nest);
+// induction variables (plus Offsets, where given) and linear id.
+void replaceLocalIdPlaceholders(
+    llvm::ArrayRef<llvm::BasicBlock *> Blocks, const LoopNest &Nest,
+    const std::array<llvm::Value *, 3> &Offsets = {});
 
 } // namespace kc

@@ -21,11 +21,26 @@
 // Early exits (functions marked kc-may-exit-early, by ImplicitLoopBarriers):
 // work-items may reach the end before a barrier the others wait at. Then
 // each work-item records its next barrier in a slot of its own (the end:
-// ~0), the later sub-CFGs skip the work-items whose slot says ended, and the
-// dispatcher takes the smallest id of the group (the running work-items
-// agree on it; ~0 when none runs). A slot per work-item rather than one for
-// the group keeps the work-item loop vectorizable: its stores are to
-// consecutive addresses, not a conditional store to one place.
+// ~0), the later sub-CFGs skip the work-items whose slot names another
+// barrier, and the dispatcher takes the smallest id of the group (the
+// running work-items agree on it; ~0 when none runs). A slot per work-item
+// rather than one for the group keeps the work-item loop vectorizable: its
+// stores are to consecutive addresses, not a conditional store to one place.
+//
+// Divergent barriers (kc-divergent-barriers, also by ImplicitLoopBarriers:
+// only implicit barriers, at the top of loops work-items may run a
+// different number of times): work-items may wait at different barriers
+// for good. The same slots and smallest id let each pass run the work-items
+// waiting at one barrier, masked, one loop iteration each; values crossing
+// a barrier all get per-work-item slots (nothing is uniform). Since no
+// barrier is the kernel's own, the group need not run as a whole: it runs
+// in slices of at most SliceWidth x SliceItems work-items, each through all
+// its sub-CFGs before the next (a pass covers fewer skipped work-items),
+// with the slice's local ids offset by its start. A sub-CFG that loops back
+// to its own barrier has a third clone that runs each waiting work-item to
+// its exit from the loop, scalar, chosen when few work-items still wait
+// there (one work-item looping far longer than the others would otherwise
+// cost a pass over the slice per iteration).
 //
 //===----------------------------------------------------------------------===//
 #include "Passes/LoopNest.h"
@@ -48,6 +63,8 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <array>
+
 namespace kc {
 
 namespace {
@@ -57,8 +74,28 @@ using BlockSet = llvm::SmallPtrSet<llvm::BasicBlock *, 16>;
 // A work-item's next barrier once it has ended (with early exits).
 constexpr uint32_t Ended = ~0u;
 
+// Divergent barriers: a work-group runs in slices of at most SliceWidth
+// work-items in x and SliceItems in all, each slice through all its
+// barriers before the next: the fewer work-items a pass covers, the fewer
+// skipped ones it pays for, but the more passes there are. (Mandelbrot,
+// 1024 x 1024 pixels, 512 x 8 work-groups: 16.7 ms unsliced, 11.8 ms in
+// slices of 16 x 4, 7.1 ms of 64 x 8.)
+constexpr uint64_t SliceWidth = 64;
+constexpr uint64_t SliceItems = 512;
+// A sub-CFG that loops back to its own barrier runs its waiting work-items
+// scalar, each to its exit from the loop, when fewer than one in
+// ScalarFraction of the pass waits there.
+constexpr uint64_t ScalarFraction = 8;
+
 // Loads of a uniform value's slot, hoisted out of the work-item loops.
 constexpr llvm::StringLiteral UniformReloadMD = "kc.uniform_reload";
+
+// How a pass over a sub-CFG treats the work-items: all of them (every one
+// waits at its barrier), only those waiting there (the others skip it), or
+// those waiting there, each until it leaves for another barrier (a sub-CFG
+// that loops back to its own barrier, run scalar when few work-items are
+// still in that loop).
+enum class PassKind { All, Waiting, ToExit };
 
 struct SubCfg {
   unsigned Id = 0;                     // the id of the barrier it starts at
@@ -115,10 +152,12 @@ private:
   void demoteCrossingValues();
   void arrayifyPrivateAllocas();
   void replicate();
-  llvm::Value *smallestNext(llvm::IRBuilder<> &B, llvm::Value *&AllRunning);
+  llvm::BasicBlock *sliceLoops(llvm::Value *Sizes[3], llvm::BasicBlock *&Done);
+  llvm::Value *smallestNext(llvm::IRBuilder<> &B, llvm::Value *&AllThere);
   llvm::BasicBlock *cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                 llvm::ArrayRef<llvm::Value *> Sizes,
-                                bool SkipEnded);
+                                PassKind Kind);
+  llvm::Value *countAt(llvm::IRBuilder<> &B, unsigned Id);
 
   llvm::Function &F;
   llvm::Module &M;
@@ -138,12 +177,23 @@ private:
   llvm::DenseMap<std::pair<unsigned, llvm::BasicBlock *>, BlockSet> Avoiding;
   // Values that may differ between the work-items of a group.
   llvm::DenseSet<llvm::Value *> Divergent;
-  llvm::Value *NumWorkItems = nullptr;
+  // The work-items of one pass over a sub-CFG: the whole group, or with
+  // slices the current slice; the length of the per-work-item arrays.
+  llvm::Value *ItemsInPass = nullptr;
+  llvm::Value *ArrayLength = nullptr;
+  // With slices: their local sizes and (per-dimension) work-item counts,
+  // and the local id of a slice's first work-item.
+  std::array<llvm::Value *, 3> SliceSizes{};
+  std::array<llvm::Value *, 3> SliceCounts{};
+  std::array<llvm::Value *, 3> SliceStart{};
   llvm::AllocaInst *NextBarrier = nullptr;
-  // With early exits: each work-item's next barrier, ~0 once it has ended,
-  // and the index of a work-item still running (set by the dispatcher).
+  // With early exits or divergent barriers: each work-item's next barrier,
+  // ~0 once it has ended, and the index of a work-item still running (set
+  // by the dispatcher).
   llvm::AllocaInst *NextOf = nullptr;
   llvm::AllocaInst *Leader = nullptr;
+  // Work-items may wait at different barriers (kc-divergent-barriers).
+  bool DivergentBarriers = false;
 };
 
 void SubCfgFormation::addEntryAndExitBarriers() {
@@ -306,7 +356,7 @@ SubCfgFormation::createWorkItemArray(llvm::Type *Ty, llvm::Align Align,
   const llvm::DataLayout &DL = M.getDataLayout();
   llvm::IRBuilder<> B(Entry->getTerminator());
   llvm::AllocaInst *Array =
-      B.CreateAlloca(Ty, DL.getAllocaAddrSpace(), NumWorkItems, Name);
+      B.CreateAlloca(Ty, DL.getAllocaAddrSpace(), ArrayLength, Name);
   Array->setAlignment(std::max(Align, llvm::Align(64)));
   Array->setMetadata(WorkItemArrayMD, llvm::MDNode::get(C, {}));
   return Array;
@@ -398,8 +448,8 @@ void SubCfgFormation::demoteCrossingValues() {
           U->set(rematerialize(&I, usePoint(*U)));
         continue;
       }
-      bool Uniform =
-          !Divergent.contains(&I) && !reusesWithinSubCfg(BB, Crossing);
+      bool Uniform = !DivergentBarriers && !Divergent.contains(&I) &&
+                     !reusesWithinSubCfg(BB, Crossing);
       // With early exits, the work-items that ended do not store a uniform
       // value: each running one stores its own copy (a store on every path
       // keeps the work-item loop vectorizable), read back from a running
@@ -491,15 +541,18 @@ void SubCfgFormation::arrayifyPrivateAllocas() {
   }
 }
 
-// One sub-CFG in its work-item loop nest; returns the nest's preheader.
-// SkipEnded (early exits): work-items that have ended skip it.
+// One sub-CFG in its work-item loop nest, for a pass of the given kind;
+// returns the nest's preheader.
 llvm::BasicBlock *
 SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                              llvm::ArrayRef<llvm::Value *> Sizes,
-                             bool SkipEnded) {
+                             PassKind Kind) {
   llvm::ValueToValueMapTy VMap;
   llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
-  std::string Suffix = ".s" + std::to_string(S.Id) + (SkipEnded ? "e" : "");
+  std::string Suffix = ".s" + std::to_string(S.Id) +
+                       (Kind == PassKind::Waiting  ? "w"
+                        : Kind == PassKind::ToExit ? "x"
+                                                   : "");
   for (llvm::BasicBlock *BB : S.Blocks) {
     llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, Suffix, &F);
     VMap[BB] = Clone;
@@ -508,11 +561,15 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
   LoopNest Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
                                 "subcfg" + std::to_string(S.Id));
 
-  // Leaving for a barrier: record its id, next work-item.
+  // Leaving for a barrier: record its id, next work-item. Run to exit:
+  // back to the start for the sub-CFG's own barrier.
+  if (Kind == PassKind::ToExit)
+    VMap[S.Barrier] = Clones.front();
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> ToBarrier;
   for (llvm::BasicBlock *BB : S.Blocks) {
     for (llvm::BasicBlock *Succ : llvm::successors(BB)) {
-      if (!isBarrierBlock(*Succ) || ToBarrier.count(Succ))
+      if (!isBarrierBlock(*Succ) || ToBarrier.count(Succ) ||
+          (Kind == PassKind::ToExit && Succ == S.Barrier))
         continue;
       unsigned Id = BarrierIds[Succ];
       auto *Record = llvm::BasicBlock::Create(
@@ -548,33 +605,60 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
     for (llvm::Instruction &I : llvm::make_early_inc_range(*Clone))
       if (I.hasMetadata(UniformReloadMD))
         I.moveBefore(Nest.Preheader->getTerminator());
-  replaceLocalIdPlaceholders(Clones, Nest);
+  replaceLocalIdPlaceholders(Clones, Nest, SliceStart);
   llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
   for (auto &Entry : ToBarrier)
     LoopBlocks.push_back(Entry.second);
-  if (SkipEnded) {
+  if (Kind != PassKind::All) {
     auto *Running =
-        llvm::BasicBlock::Create(C, "running" + Suffix, &F, Clones.front());
+        llvm::BasicBlock::Create(C, "waiting" + Suffix, &F, Clones.front());
     llvm::IRBuilder<> B(Running);
     llvm::Value *Next = B.CreateLoad(
         B.getInt32Ty(),
         B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, Nest.LinearId), "next");
-    B.CreateCondBr(B.CreateICmpEQ(Next, B.getInt32(Ended)), Nest.Latch,
+    B.CreateCondBr(B.CreateICmpNE(Next, B.getInt32(S.Id)), Nest.Latch,
                    Clones.front());
     Nest.InnerHeader->getTerminator()->replaceSuccessorWith(Clones.front(),
                                                             Running);
     LoopBlocks.push_back(Running);
   }
-  markWorkItemLoop(Nest.Latch->getTerminator(),
-                   addParallelAccesses(LoopBlocks));
+  if (Kind != PassKind::ToExit)
+    markWorkItemLoop(Nest.Latch->getTerminator(),
+                     addParallelAccesses(LoopBlocks));
   return Nest.Preheader;
 }
 
-// With early exits: the smallest next barrier of the group's work-items,
-// computed at B (which is left after the loop that computes it), in
-// Leader a work-item still running, and whether none has ended.
+// How many work-items of the pass wait at barrier Id, computed at B (left
+// after the loop that computes it).
+llvm::Value *SubCfgFormation::countAt(llvm::IRBuilder<> &B, unsigned Id) {
+  llvm::BasicBlock *Start = B.GetInsertBlock();
+  auto *Loop = llvm::BasicBlock::Create(C, "count.waiting", &F, Exit);
+  auto *Done = llvm::BasicBlock::Create(C, "count.waiting.done", &F, Exit);
+  B.CreateBr(Loop);
+  B.SetInsertPoint(Loop);
+  llvm::PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
+  llvm::PHINode *Count = B.CreatePHI(B.getInt64Ty(), 2, "count");
+  I->addIncoming(B.getInt64(0), Start);
+  Count->addIncoming(B.getInt64(0), Start);
+  llvm::Value *Next = B.CreateLoad(
+      B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, I), "next");
+  llvm::Value *NewCount = B.CreateAdd(
+      Count, B.CreateZExt(B.CreateICmpEQ(Next, B.getInt32(Id)), B.getInt64Ty()),
+      "count");
+  llvm::Value *NextI = B.CreateAdd(I, B.getInt64(1), "", /*HasNUW=*/true);
+  I->addIncoming(NextI, Loop);
+  Count->addIncoming(NewCount, Loop);
+  B.CreateCondBr(B.CreateICmpULT(NextI, ItemsInPass), Loop, Done);
+  B.SetInsertPoint(Done);
+  return NewCount;
+}
+
+// With per-work-item next barriers: the smallest next barrier of the
+// group's work-items, computed at B (which is left after the loop that
+// computes it), in Leader a work-item still running, and whether every
+// work-item waits at that barrier.
 llvm::Value *SubCfgFormation::smallestNext(llvm::IRBuilder<> &B,
-                                           llvm::Value *&AllRunning) {
+                                           llvm::Value *&AllThere) {
   llvm::BasicBlock *Start = B.GetInsertBlock();
   auto *Loop = llvm::BasicBlock::Create(C, "smallest.next", &F, Exit);
   auto *Done = llvm::BasicBlock::Create(C, "smallest.next.done", &F, Exit);
@@ -604,45 +688,99 @@ llvm::Value *SubCfgFormation::smallestNext(llvm::IRBuilder<> &B,
   Min->addIncoming(NewMin, Loop);
   Lead->addIncoming(NewLead, Loop);
   Max->addIncoming(NewMax, Loop);
-  B.CreateCondBr(B.CreateICmpULT(NextI, NumWorkItems), Loop, Done);
+  B.CreateCondBr(B.CreateICmpULT(NextI, ItemsInPass), Loop, Done);
   B.SetInsertPoint(Done);
   B.CreateStore(NewLead, Leader);
-  AllRunning = B.CreateICmpNE(NewMax, B.getInt32(Ended), "all.running");
+  AllThere = B.CreateICmpEQ(NewMax, NewMin, "all.there");
   return NewMin;
+}
+
+// With slices: a loop nest over the slices of the group around everything
+// after the prologue; returns the block the slice's first sub-CFG follows
+// and sets Sizes to the current slice's local sizes, SliceStart and
+// ItemsInPass. Done becomes the nest's latch (the next slice).
+llvm::BasicBlock *SubCfgFormation::sliceLoops(llvm::Value *Sizes[3],
+                                              llvm::BasicBlock *&Done) {
+  auto *Start = llvm::BasicBlock::Create(C, "slice.start", &F, Exit);
+  LoopNest Slices = buildLoopNest(F, Start, Exit, SliceCounts, "slices");
+  llvm::IRBuilder<> B(Start);
+  for (unsigned D = 0; D < 3; ++D) {
+    llvm::Value *Local = loadContextField(F, ctx::LocalSize, D);
+    SliceStart[D] = B.CreateNUWMul(Slices.Ids[D], SliceSizes[D],
+                                   "slice.start" + std::to_string(D));
+    Sizes[D] = B.CreateBinaryIntrinsic(
+        llvm::Intrinsic::umin, SliceSizes[D], B.CreateSub(Local, SliceStart[D]),
+        nullptr, "slice.size" + std::to_string(D));
+  }
+  ItemsInPass = B.CreateNUWMul(B.CreateNUWMul(Sizes[0], Sizes[1]), Sizes[2],
+                               "slice.items");
+  Done = Slices.Latch;
+  Entry->getTerminator()->replaceSuccessorWith(Barriers[0], Slices.Preheader);
+  return Start;
 }
 
 void SubCfgFormation::replicate() {
   llvm::Value *Sizes[3];
   for (unsigned D = 0; D < 3; ++D)
     Sizes[D] = loadContextField(F, ctx::LocalSize, D);
+  llvm::BasicBlock *Done = Exit;
+  llvm::BasicBlock *Start = Entry;
+  if (SliceSizes[0])
+    Start = sliceLoops(Sizes, Done);
   auto *Dispatch = llvm::BasicBlock::Create(C, "dispatch", &F, Exit);
-  // Each sub-CFG's nest; with early exits, after the first, also a nest in
-  // which the work-items that have ended are skipped, run only when some
-  // have (the test costs vectorized loops masked accesses).
-  llvm::SmallVector<std::pair<llvm::BasicBlock *, llvm::BasicBlock *>, 8>
-      Starts;
-  for (SubCfg &S : SubCfgs)
-    Starts.emplace_back(
-        cloneSubCfg(S, Dispatch, Sizes, false),
-        NextOf && S.Id != 0 ? cloneSubCfg(S, Dispatch, Sizes, true) : nullptr);
+  // Each sub-CFG's nest; with per-work-item next barriers, after the first,
+  // also a nest in which the work-items waiting elsewhere (or ended) are
+  // skipped, run only when some are (the test costs vectorized loops masked
+  // accesses).
+  // With divergent barriers, a sub-CFG that loops back to its own barrier
+  // also runs each waiting work-item to its exit from the loop when fewer
+  // than one in ScalarFraction waits there: a pass over every work-item per
+  // iteration would cost more than scalar iterations.
+  struct Passes {
+    llvm::BasicBlock *All, *Waiting, *ToExit;
+  };
+  llvm::SmallVector<Passes, 8> Starts;
+  for (SubCfg &S : SubCfgs) {
+    bool Skips = NextOf && S.Id != 0;
+    Starts.push_back(
+        {cloneSubCfg(S, Dispatch, Sizes, PassKind::All),
+         Skips ? cloneSubCfg(S, Dispatch, Sizes, PassKind::Waiting) : nullptr,
+         Skips && DivergentBarriers && S.Reentrant
+             ? cloneSubCfg(S, Dispatch, Sizes, PassKind::ToExit)
+             : nullptr});
+  }
 
   llvm::IRBuilder<> B(Dispatch);
-  llvm::Value *AllRunning = nullptr;
+  llvm::Value *AllThere = nullptr;
   llvm::Value *Next =
-      NextOf ? smallestNext(B, AllRunning)
+      NextOf ? smallestNext(B, AllThere)
              : B.CreateLoad(B.getInt32Ty(), NextBarrier, "next.barrier");
-  llvm::SwitchInst *Switch = B.CreateSwitch(Next, Exit, SubCfgs.size());
+  llvm::SwitchInst *Switch = B.CreateSwitch(Next, Done, SubCfgs.size());
   for (unsigned I = 1; I < SubCfgs.size(); ++I) {
-    auto [All, SomeEnded] = Starts[I];
+    auto [All, Waiting, ToExit] = Starts[I];
+    unsigned Id = SubCfgs[I].Id;
     llvm::BasicBlock *Target = All;
-    if (SomeEnded) {
-      Target = llvm::BasicBlock::Create(
-          C, "enter.s" + std::to_string(SubCfgs[I].Id), &F, All);
-      llvm::BranchInst::Create(All, SomeEnded, AllRunning, Target);
+    if (Waiting) {
+      Target =
+          llvm::BasicBlock::Create(C, "enter.s" + std::to_string(Id), &F, All);
+      llvm::BasicBlock *Some = Waiting;
+      if (ToExit) {
+        Some =
+            llvm::BasicBlock::Create(C, "few.s" + std::to_string(Id), &F, All);
+        llvm::IRBuilder<> FewB(Some);
+        llvm::Value *Count = countAt(FewB, Id);
+        llvm::Value *Few = FewB.CreateICmpULT(
+            FewB.CreateMul(Count, FewB.getInt64(ScalarFraction)), ItemsInPass);
+        FewB.CreateCondBr(Few, ToExit, Waiting);
+      }
+      llvm::BranchInst::Create(All, Some, AllThere, Target);
     }
-    Switch->addCase(B.getInt32(SubCfgs[I].Id), Target);
+    Switch->addCase(B.getInt32(Id), Target);
   }
-  Entry->getTerminator()->replaceSuccessorWith(Barriers[0], Starts[0].first);
+  if (Start == Entry)
+    Entry->getTerminator()->replaceSuccessorWith(Barriers[0], Starts[0].All);
+  else
+    llvm::BranchInst::Create(Starts[0].All, Start);
 
   for (llvm::BasicBlock *BB : OriginalBody)
     BB->dropAllReferences();
@@ -661,10 +799,28 @@ void SubCfgFormation::run() {
   llvm::Value *Sizes[3];
   for (unsigned D = 0; D < 3; ++D)
     Sizes[D] = loadContextField(F, ctx::LocalSize, D);
-  NumWorkItems =
+  ItemsInPass = ArrayLength =
       B.CreateMul(B.CreateMul(Sizes[0], Sizes[1]), Sizes[2], "work_items");
   NextBarrier = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier.slot");
-  if (F.hasFnAttribute("kc-may-exit-early")) {
+  DivergentBarriers = F.hasFnAttribute("kc-divergent-barriers");
+  if (DivergentBarriers) {
+    // Slices: at most SliceWidth work-items in x, SliceItems in all.
+    llvm::Value *One = B.getInt64(1);
+    SliceSizes[0] = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Sizes[0],
+                                            B.getInt64(SliceWidth));
+    SliceSizes[1] = B.CreateBinaryIntrinsic(
+        llvm::Intrinsic::umin, Sizes[1],
+        B.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umax, One,
+            B.CreateUDiv(B.getInt64(SliceItems), SliceSizes[0])));
+    SliceSizes[2] = One;
+    for (unsigned D = 0; D < 3; ++D)
+      SliceCounts[D] =
+          B.CreateUDiv(B.CreateAdd(Sizes[D], B.CreateSub(SliceSizes[D], One)),
+                       SliceSizes[D], "slices" + std::to_string(D));
+    ArrayLength = B.getInt64(SliceItems);
+  }
+  if (DivergentBarriers || F.hasFnAttribute("kc-may-exit-early")) {
     NextOf = createWorkItemArray(B.getInt32Ty(), llvm::Align(4), "next.of");
     Leader = B.CreateAlloca(B.getInt64Ty(), nullptr, "leader.slot");
     B.CreateStore(B.getInt64(0), Leader);

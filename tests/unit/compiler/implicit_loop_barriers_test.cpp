@@ -2,58 +2,11 @@
 // (Passes/ImplicitLoopBarriers.cpp): each kernel here is checked for whether
 // the pass chose it, and its results against a host reference for local
 // sizes that leave partial vectors and partial work-groups.
-#include "Binary/ModuleImpl.h"
-#include "compiler_test.hpp"
+#include "implicit_loops.hpp"
 
-#include <llvm/IR/Function.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-
-#include <functional>
-
-namespace {
-
-// Whether the work-group function of Kernel got implicit loop barriers.
-bool chosen(const kc::Module& M, const std::string& Kernel) {
-    llvm::LLVMContext Context;
-    std::string Error;
-    std::unique_ptr<llvm::Module> IR = static_cast<const kc::ModuleImpl&>(M).load(Context, Error);
-    INFO(Error);
-    REQUIRE(IR);
-    const llvm::Function* WG = IR->getFunction(Kernel + "_wg");
-    REQUIRE(WG);
-    return WG->hasFnAttribute("kc-implicit-loop-barriers");
-}
-
-struct Program {
-    std::unique_ptr<kc::Module> M;
-    std::unique_ptr<kc::NativeProgram> P;
-    explicit Program(const std::string& Source, const std::string& Options = "")
-        : M(kctest::build(Source, Options)), P(kctest::jit(*M)) {}
-    const kc::KernelInfo& info(const std::string& Name) const { return kctest::kernel(*M, Name); }
-};
-
-// Runs a 1D kernel (out, in, n) over Global work-items for every local
-// size, and compares out with Expected(gid, in, n).
-void checkOneDimensional(const Program& P, const std::string& Name, int N, uint64_t Global,
-                         const std::function<int(int, const std::vector<int>&, int)>& Expected) {
-    const kc::KernelInfo& K = P.info(Name);
-    std::vector<int> In(std::max<uint64_t>(Global, static_cast<uint64_t>(N)) + 64);
-    for (size_t I = 0; I < In.size(); ++I)
-        In[I] = static_cast<int>((I * 7919) % 23) - 11;
-    for (uint64_t Local : {1, 3, 16, 64, 100}) {
-        std::vector<int> Out(Global, -7);
-        kctest::ArgBuffer Args(K);
-        Args.set(0, Out.data()).set(1, In.data()).set(2, N);
-        kctest::runNDRange(P.P->lookup(Name), Args, 1, {Global, 1, 1}, {Local, 1, 1});
-        for (uint64_t G = 0; G < Global; ++G) {
-            INFO(Name << ": local size " << Local << ", work-item " << G);
-            REQUIRE(Out[G] == Expected(static_cast<int>(G), In, N));
-        }
-    }
-}
-
-} // namespace
+using kctest::checkOneDimensional;
+using kctest::chosen;
+using kctest::Program;
 
 TEST_CASE("a float sum over a uniform loop runs per work-item inside it", "[compiler][loops]") {
     Program P(R"CL(
@@ -366,40 +319,9 @@ kernel void matmul(global const float *a, global const float *b, global float *c
     }
 }
 
-TEST_CASE("loops work-items may run differently are left alone", "[compiler][loops]") {
+TEST_CASE("loops unrolling or their own vectorization serve better are left alone",
+          "[compiler][loops]") {
     Program P(R"CL(
-kernel void varying_count(global int *out, global const int *in, int n) {
-    int g = get_global_id(0);
-    uint s = 0;
-    for (int j = 0; j < n + g % 5; ++j)
-        s += in[j];
-    out[g] = s;
-}
-kernel void varying_break(global int *out, global const int *in, int n) {
-    int g = get_global_id(0);
-    uint s = 0;
-    for (int j = 0; j < n; ++j) {
-        if (in[j] == g % 11 - 5)
-            break;
-        s += in[j] * j;
-    }
-    out[g] = s;
-}
-kernel void under_varying_if(global int *out, global const int *in, int n) {
-    int g = get_global_id(0);
-    uint s = g;
-    if (g % 3 == 1)
-        for (int j = 0; j < n; ++j)
-            s = s * 3 + in[j];
-    out[g] = s;
-}
-kernel void count_from_memory(global int *out, global const int *in, int n) {
-    int g = get_global_id(0);
-    uint s = 0;
-    for (int j = 0; j < in[0] + n; ++j)
-        s += in[j] ^ g;
-    out[g] = s;
-}
 kernel void small_constant(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     uint s = 0;
@@ -431,34 +353,10 @@ kernel void private_array(global int *out, global const int *in, int n) {
 }
 )CL");
     for (const char* Name :
-         {"varying_count", "varying_break", "under_varying_if", "count_from_memory",
-          "small_constant", "with_atomic", "row_per_work_item", "private_array"}) {
+         {"small_constant", "with_atomic", "row_per_work_item", "private_array"}) {
         INFO(Name);
         CHECK_FALSE(chosen(*P.M, Name));
     }
-    checkOneDimensional(P, "varying_count", 30, 70, [](int G, const std::vector<int>& In, int N) {
-        uint32_t S = 0;
-        for (int J = 0; J < N + G % 5; ++J)
-            S += In[J];
-        return static_cast<int>(S);
-    });
-    checkOneDimensional(P, "varying_break", 40, 70, [](int G, const std::vector<int>& In, int N) {
-        uint32_t S = 0;
-        for (int J = 0; J < N; ++J) {
-            if (In[J] == G % 11 - 5)
-                break;
-            S += In[J] * J;
-        }
-        return static_cast<int>(S);
-    });
-    checkOneDimensional(P, "under_varying_if", 30, 70,
-                        [](int G, const std::vector<int>& In, int N) {
-                            uint32_t S = G;
-                            if (G % 3 == 1)
-                                for (int J = 0; J < N; ++J)
-                                    S = S * 3 + In[J];
-                            return static_cast<int>(S);
-                        });
     checkOneDimensional(P, "row_per_work_item", 9, 70,
                         [](int G, const std::vector<int>& In, int N) {
                             uint32_t S = 0;

@@ -1,0 +1,258 @@
+// Loops work-items may run a different number of times (a varying bound, a
+// varying break, a loop under a varying condition) get masked passes
+// (Passes/ImplicitLoopBarriers.cpp, Passes/SubCfgFormation.cpp): each pass
+// over a slice of the work-group runs one iteration of the work-items still
+// in the loop, and a loop only a few are still in runs them scalar to its
+// exit. Each kernel is checked for the pass's choice and its results against
+// a host reference, for local sizes that leave partial vectors, partial
+// slices and partial work-groups.
+#include "implicit_loops.hpp"
+
+#include <array>
+#include <cstdint>
+
+using kctest::checkOneDimensional;
+using kctest::chosen;
+using kctest::divergent;
+using kctest::Program;
+
+namespace {
+
+void checkChosenDivergent(const Program& P, std::initializer_list<const char*> Names) {
+    for (const char* Name : Names) {
+        INFO(Name);
+        CHECK(chosen(*P.M, Name));
+        CHECK(divergent(*P.M, Name));
+    }
+}
+
+// Runs a 2D kernel (out, width, height, limit) over Global for each local
+// size and compares out (width * height ints) with Expected(x, y, limit).
+void checkTwoDimensional(const Program& P, const std::string& Name, std::array<uint64_t, 2> Global,
+                         int Limit, const std::function<int(int, int, int)>& Expected) {
+    const kc::KernelInfo& K = P.info(Name);
+    const int Width = static_cast<int>(Global[0]), Height = static_cast<int>(Global[1]);
+    for (std::array<uint64_t, 3> Local : {std::array<uint64_t, 3>{70, 9, 1},
+                                          {16, 16, 1},
+                                          {128, 8, 1},
+                                          {5, 40, 1},
+                                          {3, 7, 1},
+                                          {150, 1, 1}}) {
+        std::vector<int> Out(Global[0] * Global[1], -7);
+        kctest::ArgBuffer Args(K);
+        Args.set(0, Out.data()).set(1, Width).set(2, Height).set(3, Limit);
+        kctest::runNDRange(P.P->lookup(Name), Args, 2, {Global[0], Global[1], 1}, Local);
+        for (int Y = 0; Y < Height; ++Y)
+            for (int X = 0; X < Width; ++X) {
+                INFO(Name << ": local size " << Local[0] << "x" << Local[1] << ", work-item " << X
+                          << "," << Y);
+                REQUIRE(Out[Y * Width + X] == Expected(X, Y, Limit));
+            }
+    }
+}
+
+} // namespace
+
+TEST_CASE("loops work-items run a different number of times get masked passes",
+          "[compiler][loops]") {
+    Program P(R"CL(
+kernel void varying_count(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int j = 0; j < n + g % 5; ++j)
+        s += in[j];
+    out[g] = s;
+}
+kernel void varying_break(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int j = 0; j < n; ++j) {
+        if (in[j] == g % 11 - 5)
+            break;
+        s += in[j] * j;
+    }
+    out[g] = s;
+}
+kernel void under_varying_if(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = g;
+    if (g % 3 == 1)
+        for (int j = 0; j < n; ++j)
+            s = s * 3 + in[j];
+    out[g] = s;
+}
+kernel void count_from_memory(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int j = 0; j < in[0] + n; ++j)
+        s += in[j] ^ g;
+    out[g] = s;
+}
+)CL");
+    checkChosenDivergent(
+        P, {"varying_count", "varying_break", "under_varying_if", "count_from_memory"});
+    checkOneDimensional(P, "varying_count", 30, 230, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = 0;
+        for (int J = 0; J < N + G % 5; ++J)
+            S += In[J];
+        return static_cast<int>(S);
+    });
+    checkOneDimensional(P, "varying_break", 40, 230, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = 0;
+        for (int J = 0; J < N; ++J) {
+            if (In[J] == G % 11 - 5)
+                break;
+            S += In[J] * J;
+        }
+        return static_cast<int>(S);
+    });
+    checkOneDimensional(P, "under_varying_if", 30, 230,
+                        [](int G, const std::vector<int>& In, int N) {
+                            uint32_t S = G;
+                            if (G % 3 == 1)
+                                for (int J = 0; J < N; ++J)
+                                    S = S * 3 + In[J];
+                            return static_cast<int>(S);
+                        });
+    checkOneDimensional(P, "count_from_memory", 40, 230,
+                        [](int G, const std::vector<int>& In, int N) {
+                            uint32_t S = 0;
+                            for (int J = 0; J < In[0] + N; ++J)
+                                S += In[J] ^ G;
+                            return static_cast<int>(S);
+                        });
+}
+
+TEST_CASE("an escape-time loop over two-dimensional slices and partial work-groups",
+          "[compiler][loops]") {
+    Program P(R"CL(
+kernel void collatz(global int *out, int width, int height, int limit) {
+    int x = get_global_id(0);
+    int y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    uint v = (uint)(y * width + x) * 7u + 3u;
+    int steps = 0;
+    while (v != 1u && steps < limit) {
+        v = (v & 1u) ? 3u * v + 1u : v / 2u;
+        ++steps;
+    }
+    out[y * width + x] = steps * 1000 + (int)(v % 1000u);
+}
+)CL");
+    checkChosenDivergent(P, {"collatz"});
+    checkTwoDimensional(P, "collatz", {150, 37}, 400, [](int X, int Y, int Limit) {
+        uint32_t V = static_cast<uint32_t>(Y * 150 + X) * 7u + 3u;
+        int Steps = 0;
+        while (V != 1u && Steps < Limit) {
+            V = (V & 1u) ? 3u * V + 1u : V / 2u;
+            ++Steps;
+        }
+        return Steps * 1000 + static_cast<int>(V % 1000u);
+    });
+}
+
+// One work-item in `stride` loops `long_count` times, the others 3 times:
+// with a few long ones, the pass ends with scalar runs to the loop's exit;
+// with many, every pass is masked.
+TEST_CASE("work-items that loop far longer than the others", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void skewed(global int *out, int width, int height, int limit) {
+    int x = get_global_id(0);
+    int y = get_global_id(1);
+    int n = (x + y) % limit == 0 ? 900 + x : 3;
+    uint h = x * 2654435761u + y;
+    for (int i = 0; i < n; ++i)
+        h = h * 1664525u + 1013904223u + (h >> 7);
+    out[y * width + x] = h;
+}
+)CL");
+    checkChosenDivergent(P, {"skewed"});
+    for (int Stride : {97, 29, 5, 2}) {
+        INFO("one work-item in " << Stride << " loops long");
+        checkTwoDimensional(P, "skewed", {150, 37}, Stride, [](int X, int Y, int Limit) {
+            int N = (X + Y) % Limit == 0 ? 900 + X : 3;
+            uint32_t H = static_cast<uint32_t>(X) * 2654435761u + static_cast<uint32_t>(Y);
+            for (int I = 0; I < N; ++I)
+                H = H * 1664525u + 1013904223u + (H >> 7);
+            return static_cast<int>(H);
+        });
+    }
+}
+
+TEST_CASE("work-items wait at different loops and return early", "[compiler][loops]") {
+    Program P(R"CL(
+kernel void sequence(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = g;
+    int j = 0;
+    while (j < n && in[j] != g % 13 - 6) {
+        s = s * 3 + in[j];
+        ++j;
+    }
+    uint t = j;
+    for (int k = 0; k < n + g % 7; ++k)
+        t = t * 5 + (s ^ in[k]);
+    for (int k = 0; k < n; ++k)
+        t += in[k] * k;
+    out[g] = t;
+}
+kernel void guarded(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    if (g >= 3 * n)
+        return;
+    uint s = 1;
+    for (int j = 0; j < g % 50; ++j)
+        s = s * 7 + in[j];
+    if (s % 4 == 0) {
+        out[g] = -1;
+        return;
+    }
+    for (int j = 0; j < n + g % 3; ++j)
+        s = s * 11 + in[j + 1];
+    out[g] = s;
+}
+kernel void nested(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int i = 0; i < g % 4; ++i)
+        for (int k = 0; k < n; ++k)
+            s = s * 3 + in[k + i];
+    out[g] = s;
+}
+)CL");
+    checkChosenDivergent(P, {"sequence", "guarded", "nested"});
+    checkOneDimensional(P, "sequence", 40, 230, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = G;
+        int J = 0;
+        while (J < N && In[J] != G % 13 - 6) {
+            S = S * 3 + In[J];
+            ++J;
+        }
+        uint32_t T = J;
+        for (int K = 0; K < N + G % 7; ++K)
+            T = T * 5 + (S ^ static_cast<uint32_t>(In[K]));
+        for (int K = 0; K < N; ++K)
+            T += In[K] * K;
+        return static_cast<int>(T);
+    });
+    checkOneDimensional(P, "guarded", 40, 230, [](int G, const std::vector<int>& In, int N) {
+        if (G >= 3 * N)
+            return -7;
+        uint32_t S = 1;
+        for (int J = 0; J < G % 50; ++J)
+            S = S * 7 + In[J];
+        if (S % 4 == 0)
+            return -1;
+        for (int J = 0; J < N + G % 3; ++J)
+            S = S * 11 + In[J + 1];
+        return static_cast<int>(S);
+    });
+    checkOneDimensional(P, "nested", 40, 230, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = 0;
+        for (int I = 0; I < G % 4; ++I)
+            for (int K = 0; K < N; ++K)
+                S = S * 3 + In[K + I];
+        return static_cast<int>(S);
+    });
+}
