@@ -16,7 +16,13 @@
 // condition): the barrier is just as free there, as long as the kernel has
 // no barrier of its own, since no work-item waits for another. Such
 // functions are marked kc-divergent-barriers, and SubCfgFormation runs each
-// pass masked over the work-items still in the loop (see there).
+// pass masked over the work-items still in the loop (see there). Each
+// work-item's loop counters are then its own, so only loops without a
+// memory access whose address follows the loop are chosen (such accesses
+// would become gathers and scatters: a sparse matrix row, a grid-stride
+// loop ran up to 2x slower), and only when the loop may run more than a
+// few times (at most 32 iterations known at compile time: the passes cost
+// more than they save; `j < (gid & 3)` ran 3.5x slower).
 //
 // Chosen loops: innermost; reached and left the same way by every work-item
 // that has not ended (Uniformity: `if (gid >= n) return;` before the loop
@@ -163,6 +169,16 @@ bool hasRowPerWorkItemAccess(const llvm::Loop &L,
   return false;
 }
 
+// A memory access whose address changes from one iteration to the next.
+bool hasAccessAlongLoop(const llvm::Loop &L, llvm::ScalarEvolution &SE) {
+  for (const llvm::BasicBlock *BB : L.blocks())
+    for (const llvm::Instruction &I : *BB)
+      if (const llvm::Value *Ptr = llvm::getLoadStorePointerOperand(&I))
+        if (!SE.isLoopInvariant(SE.getSCEV(const_cast<llvm::Value *>(Ptr)), &L))
+          return true;
+  return false;
+}
+
 enum class Choice { No, Uniform, Divergent };
 
 Choice choose(const llvm::Loop &L, const Uniformity &U,
@@ -191,7 +207,17 @@ Choice choose(const llvm::Loop &L, const Uniformity &U,
   }
   if (!Varies || hasRowPerWorkItemAccess(L, OnX, SE))
     return Choice::No;
-  return Divergent ? Choice::Divergent : Choice::Uniform;
+  if (!Divergent)
+    return Choice::Uniform;
+  // Divergent loops: each work-item's loop counters are its own, so an
+  // address that follows the loop becomes a gather or scatter across
+  // work-items (a sparse matrix row, a grid-stride loop: slower than the
+  // scalar loop); and a few iterations at most do not pay for the passes.
+  unsigned MaxTripCount = SE.getSmallConstantMaxTripCount(&L);
+  if ((MaxTripCount != 0 && MaxTripCount <= SmallTripCount) ||
+      hasAccessAlongLoop(L, SE))
+    return Choice::No;
+  return Choice::Divergent;
 }
 
 // The body twice: as it is, for work-groups narrower than

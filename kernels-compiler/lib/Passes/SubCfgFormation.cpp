@@ -565,25 +565,40 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
   // back to the start for the sub-CFG's own barrier.
   if (Kind == PassKind::ToExit)
     VMap[S.Barrier] = Clones.front();
+  // With per-work-item slots, one store after the paths join (a phi of the
+  // ids): stores on separate paths would be merged by later passes, and the
+  // merged store loses the parallel-access marking the vectorizer needs.
   llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> ToBarrier;
+  llvm::BasicBlock *Record = nullptr;
+  llvm::PHINode *RecordedId = nullptr;
+  if (NextOf) {
+    Record =
+        llvm::BasicBlock::Create(C, "record.next" + Suffix, &F, Nest.Latch);
+    llvm::IRBuilder<> B(Record);
+    RecordedId = B.CreatePHI(B.getInt32Ty(), 2, "next.id");
+    B.CreateStore(RecordedId,
+                  B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, Nest.LinearId));
+    B.CreateBr(Nest.Latch);
+  }
   for (llvm::BasicBlock *BB : S.Blocks) {
     for (llvm::BasicBlock *Succ : llvm::successors(BB)) {
       if (!isBarrierBlock(*Succ) || ToBarrier.count(Succ) ||
           (Kind == PassKind::ToExit && Succ == S.Barrier))
         continue;
       unsigned Id = BarrierIds[Succ];
-      auto *Record = llvm::BasicBlock::Create(
+      auto *ToB = llvm::BasicBlock::Create(
           C, "to.barrier" + std::to_string(Id) + Suffix, &F, Nest.Latch);
-      llvm::IRBuilder<> B(Record);
-      if (NextOf)
-        B.CreateStore(
-            B.getInt32(Succ == ExitBarrier ? Ended : Id),
-            B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, Nest.LinearId));
-      else
+      llvm::IRBuilder<> B(ToB);
+      if (NextOf) {
+        RecordedId->addIncoming(B.getInt32(Succ == ExitBarrier ? Ended : Id),
+                                ToB);
+        B.CreateBr(Record);
+      } else {
         B.CreateStore(B.getInt32(Id), NextBarrier);
-      B.CreateBr(Nest.Latch);
-      ToBarrier[Succ] = Record;
-      VMap[Succ] = Record;
+        B.CreateBr(Nest.Latch);
+      }
+      ToBarrier[Succ] = ToB;
+      VMap[Succ] = ToB;
     }
   }
   for (llvm::BasicBlock *Clone : Clones)
@@ -609,6 +624,13 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
   llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
   for (auto &Entry : ToBarrier)
     LoopBlocks.push_back(Entry.second);
+  if (Record) {
+    if (RecordedId->getNumIncomingValues() == 0) {
+      Record->eraseFromParent();
+    } else {
+      LoopBlocks.push_back(Record);
+    }
+  }
   if (Kind != PassKind::All) {
     auto *Running =
         llvm::BasicBlock::Create(C, "waiting" + Suffix, &F, Clones.front());

@@ -58,67 +58,69 @@ TEST_CASE("loops work-items run a different number of times get masked passes",
     Program P(R"CL(
 kernel void varying_count(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    uint s = 0;
+    uint s = in[g];
     for (int j = 0; j < n + g % 5; ++j)
-        s += in[j];
+        s = s * 3 + (j ^ g);
     out[g] = s;
 }
 kernel void varying_break(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    uint s = 0;
+    uint s = in[g];
     for (int j = 0; j < n; ++j) {
-        if (in[j] == g % 11 - 5)
+        if (((s >> 5) & 15) == g % 11)
             break;
-        s += in[j] * j;
+        s = s * 5 + j;
     }
     out[g] = s;
 }
 kernel void under_varying_if(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     uint s = g;
-    if (g % 3 == 1)
+    if (in[g] > 0)
         for (int j = 0; j < n; ++j)
-            s = s * 3 + in[j];
+            s = s * 3 + j * g;
     out[g] = s;
 }
 kernel void count_from_memory(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     uint s = 0;
-    for (int j = 0; j < in[0] + n; ++j)
-        s += in[j] ^ g;
+    int m = in[g % 8];
+    for (int j = 0; j < m + n; ++j)
+        s = s * 7 + (j ^ g);
     out[g] = s;
 }
 )CL");
     checkChosenDivergent(
         P, {"varying_count", "varying_break", "under_varying_if", "count_from_memory"});
-    checkOneDimensional(P, "varying_count", 30, 230, [](int G, const std::vector<int>& In, int N) {
-        uint32_t S = 0;
+    checkOneDimensional(P, "varying_count", 40, 230, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = In[G];
         for (int J = 0; J < N + G % 5; ++J)
-            S += In[J];
+            S = S * 3 + (J ^ G);
         return static_cast<int>(S);
     });
     checkOneDimensional(P, "varying_break", 40, 230, [](int G, const std::vector<int>& In, int N) {
-        uint32_t S = 0;
+        uint32_t S = In[G];
         for (int J = 0; J < N; ++J) {
-            if (In[J] == G % 11 - 5)
+            if (static_cast<int>((S >> 5) & 15) == G % 11)
                 break;
-            S += In[J] * J;
+            S = S * 5 + J;
         }
         return static_cast<int>(S);
     });
-    checkOneDimensional(P, "under_varying_if", 30, 230,
+    checkOneDimensional(P, "under_varying_if", 40, 230,
                         [](int G, const std::vector<int>& In, int N) {
                             uint32_t S = G;
-                            if (G % 3 == 1)
+                            if (In[G] > 0)
                                 for (int J = 0; J < N; ++J)
-                                    S = S * 3 + In[J];
+                                    S = S * 3 + static_cast<uint32_t>(J) * G;
                             return static_cast<int>(S);
                         });
     checkOneDimensional(P, "count_from_memory", 40, 230,
                         [](int G, const std::vector<int>& In, int N) {
                             uint32_t S = 0;
-                            for (int J = 0; J < In[0] + N; ++J)
-                                S += In[J] ^ G;
+                            const int M = In[G % 8];
+                            for (int J = 0; J < M + N; ++J)
+                                S = S * 7 + (J ^ G);
                             return static_cast<int>(S);
                         });
 }
@@ -186,13 +188,13 @@ kernel void sequence(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     uint s = g;
     int j = 0;
-    while (j < n && in[j] != g % 13 - 6) {
-        s = s * 3 + in[j];
+    while (j < n && ((s ^ j) & 31) != g % 13) {
+        s = s * 3 + j;
         ++j;
     }
     uint t = j;
     for (int k = 0; k < n + g % 7; ++k)
-        t = t * 5 + (s ^ in[k]);
+        t = t * 5 + (s ^ k);
     for (int k = 0; k < n; ++k)
         t += in[k] * k;
     out[g] = t;
@@ -201,23 +203,23 @@ kernel void guarded(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     if (g >= 3 * n)
         return;
-    uint s = 1;
+    uint s = in[g];
     for (int j = 0; j < g % 50; ++j)
-        s = s * 7 + in[j];
+        s = s * 7 + j;
     if (s % 4 == 0) {
         out[g] = -1;
         return;
     }
     for (int j = 0; j < n + g % 3; ++j)
-        s = s * 11 + in[j + 1];
+        s = s * 11 + (j ^ 5);
     out[g] = s;
 }
 kernel void nested(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
-    uint s = 0;
+    uint s = in[g];
     for (int i = 0; i < g % 4; ++i)
         for (int k = 0; k < n; ++k)
-            s = s * 3 + in[k + i];
+            s = s * 3 + (k + i);
     out[g] = s;
 }
 )CL");
@@ -225,13 +227,13 @@ kernel void nested(global int *out, global const int *in, int n) {
     checkOneDimensional(P, "sequence", 40, 230, [](int G, const std::vector<int>& In, int N) {
         uint32_t S = G;
         int J = 0;
-        while (J < N && In[J] != G % 13 - 6) {
-            S = S * 3 + In[J];
+        while (J < N && static_cast<int>((S ^ J) & 31) != G % 13) {
+            S = S * 3 + J;
             ++J;
         }
         uint32_t T = J;
         for (int K = 0; K < N + G % 7; ++K)
-            T = T * 5 + (S ^ static_cast<uint32_t>(In[K]));
+            T = T * 5 + (S ^ static_cast<uint32_t>(K));
         for (int K = 0; K < N; ++K)
             T += In[K] * K;
         return static_cast<int>(T);
@@ -239,20 +241,20 @@ kernel void nested(global int *out, global const int *in, int n) {
     checkOneDimensional(P, "guarded", 40, 230, [](int G, const std::vector<int>& In, int N) {
         if (G >= 3 * N)
             return -7;
-        uint32_t S = 1;
+        uint32_t S = In[G];
         for (int J = 0; J < G % 50; ++J)
-            S = S * 7 + In[J];
+            S = S * 7 + J;
         if (S % 4 == 0)
             return -1;
         for (int J = 0; J < N + G % 3; ++J)
-            S = S * 11 + In[J + 1];
+            S = S * 11 + (J ^ 5);
         return static_cast<int>(S);
     });
     checkOneDimensional(P, "nested", 40, 230, [](int G, const std::vector<int>& In, int N) {
-        uint32_t S = 0;
+        uint32_t S = In[G];
         for (int I = 0; I < G % 4; ++I)
             for (int K = 0; K < N; ++K)
-                S = S * 3 + In[K + I];
+                S = S * 3 + (K + I);
         return static_cast<int>(S);
     });
 }

@@ -319,9 +319,49 @@ kernel void matmul(global const float *a, global const float *b, global float *c
     }
 }
 
-TEST_CASE("loops unrolling or their own vectorization serve better are left alone",
+TEST_CASE("loops left alone: memory along loops work-items run differently, few iterations, "
+          "atomics, rows, private arrays",
           "[compiler][loops]") {
     Program P(R"CL(
+kernel void varying_count(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int j = 0; j < n + g % 5; ++j)
+        s += in[j];
+    out[g] = s;
+}
+kernel void varying_break(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int j = 0; j < n; ++j) {
+        if (in[j] == g % 11 - 5)
+            break;
+        s += in[j] * j;
+    }
+    out[g] = s;
+}
+kernel void under_varying_if(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = g;
+    if (g % 3 == 1)
+        for (int j = 0; j < n; ++j)
+            s = s * 3 + in[j];
+    out[g] = s;
+}
+kernel void count_from_memory(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = 0;
+    for (int j = 0; j < in[0] + n; ++j)
+        s += in[j] ^ g;
+    out[g] = s;
+}
+kernel void few_varying(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = g;
+    for (int j = 0; j < (g & 3); ++j)
+        s = s * 3 + j;
+    out[g] = s + n;
+}
 kernel void small_constant(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     uint s = 0;
@@ -353,10 +393,40 @@ kernel void private_array(global int *out, global const int *in, int n) {
 }
 )CL");
     for (const char* Name :
-         {"small_constant", "with_atomic", "row_per_work_item", "private_array"}) {
+         {"varying_count", "varying_break", "under_varying_if", "count_from_memory", "few_varying",
+          "small_constant", "with_atomic", "row_per_work_item", "private_array"}) {
         INFO(Name);
         CHECK_FALSE(chosen(*P.M, Name));
     }
+    checkOneDimensional(P, "varying_count", 30, 70, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = 0;
+        for (int J = 0; J < N + G % 5; ++J)
+            S += In[J];
+        return static_cast<int>(S);
+    });
+    checkOneDimensional(P, "varying_break", 40, 70, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = 0;
+        for (int J = 0; J < N; ++J) {
+            if (In[J] == G % 11 - 5)
+                break;
+            S += In[J] * J;
+        }
+        return static_cast<int>(S);
+    });
+    checkOneDimensional(P, "under_varying_if", 30, 70,
+                        [](int G, const std::vector<int>& In, int N) {
+                            uint32_t S = G;
+                            if (G % 3 == 1)
+                                for (int J = 0; J < N; ++J)
+                                    S = S * 3 + In[J];
+                            return static_cast<int>(S);
+                        });
+    checkOneDimensional(P, "few_varying", 40, 70, [](int G, const std::vector<int>&, int N) {
+        uint32_t S = G;
+        for (int J = 0; J < (G & 3); ++J)
+            S = S * 3 + J;
+        return static_cast<int>(S + N);
+    });
     checkOneDimensional(P, "row_per_work_item", 9, 70,
                         [](int G, const std::vector<int>& In, int N) {
                             uint32_t S = 0;
