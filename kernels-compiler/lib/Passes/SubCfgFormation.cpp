@@ -26,6 +26,10 @@
 // running work-items agree on it; ~0 when none runs). A slot per work-item
 // rather than one for the group keeps the work-item loop vectorizable: its
 // stores are to consecutive addresses, not a conditional store to one place.
+// After a sub-CFG without a branch that work-items may take different ways,
+// the running ones still agree and no more have ended: the dispatcher reads
+// the next barrier from a running work-item's slot instead of passing over
+// the group (a guarded matrix multiply's loop: 2x faster).
 //
 // Divergent barriers (kc-divergent-barriers, also by ImplicitLoopBarriers:
 // only implicit barriers, at the top of loops work-items may run a
@@ -103,6 +107,9 @@ struct SubCfg {
   llvm::SmallVector<llvm::BasicBlock *, 16> Blocks; // Blocks[0]: the start
   BlockSet Members;
   bool Reentrant = false; // its barrier is reachable from its own blocks
+  // A branch in it may send work-items different ways (it may end some
+  // while others go on, with early exits).
+  bool Splits = false;
 };
 
 bool isBarrierBlock(const llvm::BasicBlock &BB) {
@@ -761,22 +768,56 @@ void SubCfgFormation::replicate() {
   struct Passes {
     llvm::BasicBlock *All, *Waiting, *ToExit;
   };
+  // With early exits only, after a sub-CFG that sends all running
+  // work-items the same way, they still agree and the same ones have ended:
+  // the next barrier is the Leader's, found without a pass over the group.
+  llvm::BasicBlock *Agreed = nullptr;
+  if (NextOf && !DivergentBarriers)
+    Agreed = llvm::BasicBlock::Create(C, "dispatch.agreed", &F, Exit);
   llvm::SmallVector<Passes, 8> Starts;
   for (SubCfg &S : SubCfgs) {
     bool Skips = NextOf && S.Id != 0;
+    llvm::BasicBlock *After = Agreed && !S.Splits ? Agreed : Dispatch;
     Starts.push_back(
-        {cloneSubCfg(S, Dispatch, Sizes, PassKind::All),
-         Skips ? cloneSubCfg(S, Dispatch, Sizes, PassKind::Waiting) : nullptr,
+        {cloneSubCfg(S, After, Sizes, PassKind::All),
+         Skips ? cloneSubCfg(S, After, Sizes, PassKind::Waiting) : nullptr,
          Skips && DivergentBarriers && S.Reentrant
-             ? cloneSubCfg(S, Dispatch, Sizes, PassKind::ToExit)
+             ? cloneSubCfg(S, After, Sizes, PassKind::ToExit)
              : nullptr});
   }
 
   llvm::IRBuilder<> B(Dispatch);
   llvm::Value *AllThere = nullptr;
-  llvm::Value *Next =
-      NextOf ? smallestNext(B, AllThere)
-             : B.CreateLoad(B.getInt32Ty(), NextBarrier, "next.barrier");
+  llvm::Value *Next = nullptr;
+  if (NextOf) {
+    Next = smallestNext(B, AllThere);
+    if (Agreed) {
+      // Both ways meet at the switch; whether every work-item is there
+      // stays what the last pass over the group found.
+      llvm::IRBuilder<> EntryB(Entry->getTerminator());
+      llvm::AllocaInst *AllThereSlot =
+          EntryB.CreateAlloca(B.getInt1Ty(), nullptr, "all.there.slot");
+      EntryB.CreateStore(B.getTrue(), AllThereSlot); // nobody ended yet
+      B.CreateStore(AllThere, AllThereSlot);
+      auto *Choose = llvm::BasicBlock::Create(C, "dispatch.switch", &F, Exit);
+      llvm::BasicBlock *Scanned = B.GetInsertBlock();
+      B.CreateBr(Choose);
+      B.SetInsertPoint(Agreed);
+      llvm::Value *Lead = B.CreateLoad(B.getInt64Ty(), Leader, "leader");
+      llvm::Value *LeadNext = B.CreateLoad(
+          B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, Lead),
+          "leader.next");
+      B.CreateBr(Choose);
+      B.SetInsertPoint(Choose);
+      llvm::PHINode *Merged = B.CreatePHI(B.getInt32Ty(), 2, "next");
+      Merged->addIncoming(Next, Scanned);
+      Merged->addIncoming(LeadNext, Agreed);
+      Next = Merged;
+      AllThere = B.CreateLoad(B.getInt1Ty(), AllThereSlot, "all.there");
+    }
+  } else {
+    Next = B.CreateLoad(B.getInt32Ty(), NextBarrier, "next.barrier");
+  }
   llvm::SwitchInst *Switch = B.CreateSwitch(Next, Done, SubCfgs.size());
   for (unsigned I = 1; I < SubCfgs.size(); ++I) {
     auto [All, Waiting, ToExit] = Starts[I];
@@ -816,6 +857,11 @@ void SubCfgFormation::run() {
   formSubCfgs();
   computeBarrierReachability();
   computeDivergence();
+  for (SubCfg &S : SubCfgs)
+    S.Splits = llvm::any_of(S.Blocks, [&](llvm::BasicBlock *BB) {
+      llvm::Instruction *Term = BB->getTerminator();
+      return Term->getNumSuccessors() > 1 && Divergent.contains(Term);
+    });
 
   llvm::IRBuilder<> B(Entry->getTerminator());
   llvm::Value *Sizes[3];
