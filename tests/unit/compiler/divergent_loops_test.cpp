@@ -214,6 +214,22 @@ kernel void guarded(global int *out, global const int *in, int n) {
         s = s * 11 + (j ^ 5);
     out[g] = s;
 }
+#define DIVERGENT_LOOP(l)                                          \
+    {                                                              \
+        int j = 0;                                                 \
+        while (j < n + (g + l) % 7 && ((s ^ j) & 63) != l + 1) {   \
+            s = s * (2 * l + 3) + j;                               \
+            ++j;                                                   \
+        }                                                          \
+        s += j;                                                    \
+    }
+kernel void six_loops(global int *out, global const int *in, int n) {
+    int g = get_global_id(0);
+    uint s = in[g];
+    DIVERGENT_LOOP(0) DIVERGENT_LOOP(1) DIVERGENT_LOOP(2)
+    DIVERGENT_LOOP(3) DIVERGENT_LOOP(4) DIVERGENT_LOOP(5)
+    out[g] = s;
+}
 kernel void nested(global int *out, global const int *in, int n) {
     int g = get_global_id(0);
     uint s = in[g];
@@ -223,7 +239,7 @@ kernel void nested(global int *out, global const int *in, int n) {
     out[g] = s;
 }
 )CL");
-    checkChosenDivergent(P, {"sequence", "guarded", "nested"});
+    checkChosenDivergent(P, {"sequence", "guarded", "six_loops", "nested"});
     checkOneDimensional(P, "sequence", 40, 230, [](int G, const std::vector<int>& In, int N) {
         uint32_t S = G;
         int J = 0;
@@ -248,6 +264,20 @@ kernel void nested(global int *out, global const int *in, int n) {
             return -1;
         for (int J = 0; J < N + G % 3; ++J)
             S = S * 11 + (J ^ 5);
+        return static_cast<int>(S);
+    });
+    // Six divergent loops in sequence: the first four (MaxDivergentLoops)
+    // get barriers, the last two stay inside the work-item loops.
+    checkOneDimensional(P, "six_loops", 40, 230, [](int G, const std::vector<int>& In, int N) {
+        uint32_t S = In[G];
+        for (int L = 0; L < 6; ++L) {
+            int J = 0;
+            while (J < N + (G + L) % 7 && static_cast<int>((S ^ J) & 63) != L + 1) {
+                S = S * (2 * L + 3) + J;
+                ++J;
+            }
+            S += J;
+        }
         return static_cast<int>(S);
     });
     checkOneDimensional(P, "nested", 40, 230, [](int G, const std::vector<int>& In, int N) {
