@@ -165,6 +165,12 @@ private:
                                 llvm::ArrayRef<llvm::Value *> Sizes,
                                 PassKind Kind);
   llvm::Value *countAt(llvm::IRBuilder<> &B, unsigned Id);
+  llvm::SmallVector<llvm::Value *, 4> scanNextSlots(
+      llvm::IRBuilder<> &B, llvm::StringRef Name,
+      llvm::ArrayRef<llvm::Value *> Inits,
+      llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *,
+                              llvm::MutableArrayRef<llvm::Value *>)>
+          Step);
 
   llvm::Function &F;
   llvm::Module &M;
@@ -657,71 +663,77 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
   return Nest.Preheader;
 }
 
-// How many work-items of the pass wait at barrier Id, computed at B (left
-// after the loop that computes it).
-llvm::Value *SubCfgFormation::countAt(llvm::IRBuilder<> &B, unsigned Id) {
+// A loop over the next-barrier slots of the pass's work-items, from B's
+// block on (B is left after it): reductions that start at Inits, updated
+// each iteration by Step from the work-item's index and slot value; returns
+// their final values.
+llvm::SmallVector<llvm::Value *, 4> SubCfgFormation::scanNextSlots(
+    llvm::IRBuilder<> &B, llvm::StringRef Name,
+    llvm::ArrayRef<llvm::Value *> Inits,
+    llvm::function_ref<void(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *,
+                            llvm::MutableArrayRef<llvm::Value *>)>
+        Step) {
   llvm::BasicBlock *Start = B.GetInsertBlock();
-  auto *Loop = llvm::BasicBlock::Create(C, "count.waiting", &F, Exit);
-  auto *Done = llvm::BasicBlock::Create(C, "count.waiting.done", &F, Exit);
+  auto *Loop = llvm::BasicBlock::Create(C, Name, &F, Exit);
+  auto *Done = llvm::BasicBlock::Create(C, Name + ".done", &F, Exit);
   B.CreateBr(Loop);
   B.SetInsertPoint(Loop);
   llvm::PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
-  llvm::PHINode *Count = B.CreatePHI(B.getInt64Ty(), 2, "count");
   I->addIncoming(B.getInt64(0), Start);
-  Count->addIncoming(B.getInt64(0), Start);
+  llvm::SmallVector<llvm::PHINode *, 4> Phis;
+  for (llvm::Value *Init : Inits) {
+    Phis.push_back(B.CreatePHI(Init->getType(), 2));
+    Phis.back()->addIncoming(Init, Start);
+  }
   llvm::Value *Next = B.CreateLoad(
       B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, I), "next");
-  llvm::Value *NewCount = B.CreateAdd(
-      Count, B.CreateZExt(B.CreateICmpEQ(Next, B.getInt32(Id)), B.getInt64Ty()),
-      "count");
+  llvm::SmallVector<llvm::Value *, 4> Values(Phis.begin(), Phis.end());
+  Step(B, I, Next, Values);
   llvm::Value *NextI = B.CreateAdd(I, B.getInt64(1), "", /*HasNUW=*/true);
   I->addIncoming(NextI, Loop);
-  Count->addIncoming(NewCount, Loop);
+  for (unsigned K = 0; K < Phis.size(); ++K)
+    Phis[K]->addIncoming(Values[K], Loop);
   B.CreateCondBr(B.CreateICmpULT(NextI, ItemsInPass), Loop, Done);
   B.SetInsertPoint(Done);
-  return NewCount;
+  return Values;
+}
+
+// How many work-items of the pass wait at barrier Id.
+llvm::Value *SubCfgFormation::countAt(llvm::IRBuilder<> &B, unsigned Id) {
+  return scanNextSlots(
+      B, "count.waiting", {B.getInt64(0)},
+      [&](llvm::IRBuilder<> &LB, llvm::Value *, llvm::Value *Next,
+          llvm::MutableArrayRef<llvm::Value *> Count) {
+        Count[0] =
+            LB.CreateAdd(Count[0],
+                         LB.CreateZExt(LB.CreateICmpEQ(Next, LB.getInt32(Id)),
+                                       LB.getInt64Ty()),
+                         "count");
+      })[0];
 }
 
 // With per-work-item next barriers: the smallest next barrier of the
-// group's work-items, computed at B (which is left after the loop that
-// computes it), in Leader a work-item still running, and whether every
-// work-item waits at that barrier.
+// pass's work-items, in Leader a work-item still running (the last: a max
+// reduction, which vectorizes), and whether every work-item waits at that
+// barrier.
 llvm::Value *SubCfgFormation::smallestNext(llvm::IRBuilder<> &B,
                                            llvm::Value *&AllThere) {
-  llvm::BasicBlock *Start = B.GetInsertBlock();
-  auto *Loop = llvm::BasicBlock::Create(C, "smallest.next", &F, Exit);
-  auto *Done = llvm::BasicBlock::Create(C, "smallest.next.done", &F, Exit);
-  B.CreateBr(Loop);
-  B.SetInsertPoint(Loop);
-  llvm::PHINode *I = B.CreatePHI(B.getInt64Ty(), 2, "i");
-  llvm::PHINode *Min = B.CreatePHI(B.getInt32Ty(), 2, "min");
-  llvm::PHINode *Lead = B.CreatePHI(B.getInt64Ty(), 2, "lead");
-  llvm::PHINode *Max = B.CreatePHI(B.getInt32Ty(), 2, "max");
-  Max->addIncoming(B.getInt32(0), Start);
-  I->addIncoming(B.getInt64(0), Start);
-  Min->addIncoming(B.getInt32(Ended), Start);
-  Lead->addIncoming(B.getInt64(0), Start);
-  llvm::Value *Next = B.CreateLoad(
-      B.getInt32Ty(), B.CreateInBoundsGEP(B.getInt32Ty(), NextOf, I), "next");
-  llvm::Value *NewMin =
-      B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Min, Next, nullptr, "min");
-  // The last running work-item (a max reduction, which vectorizes).
-  llvm::Value *Running = B.CreateICmpNE(Next, B.getInt32(Ended));
-  llvm::Value *NewLead = B.CreateBinaryIntrinsic(
-      llvm::Intrinsic::umax, Lead, B.CreateSelect(Running, I, B.getInt64(0)),
-      nullptr, "lead");
-  llvm::Value *NewMax =
-      B.CreateBinaryIntrinsic(llvm::Intrinsic::umax, Max, Next, nullptr, "max");
-  llvm::Value *NextI = B.CreateAdd(I, B.getInt64(1), "", /*HasNUW=*/true);
-  I->addIncoming(NextI, Loop);
-  Min->addIncoming(NewMin, Loop);
-  Lead->addIncoming(NewLead, Loop);
-  Max->addIncoming(NewMax, Loop);
-  B.CreateCondBr(B.CreateICmpULT(NextI, ItemsInPass), Loop, Done);
-  B.SetInsertPoint(Done);
-  B.CreateStore(NewLead, Leader);
-  AllThere = B.CreateICmpEQ(NewMax, NewMin, "all.there");
-  return NewMin;
+  auto Result = scanNextSlots(
+      B, "smallest.next", {B.getInt32(Ended), B.getInt64(0), B.getInt32(0)},
+      [&](llvm::IRBuilder<> &LB, llvm::Value *I, llvm::Value *Next,
+          llvm::MutableArrayRef<llvm::Value *> MinLeadMax) {
+        MinLeadMax[0] = LB.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umin, MinLeadMax[0], Next, nullptr, "min");
+        llvm::Value *Running = LB.CreateICmpNE(Next, LB.getInt32(Ended));
+        MinLeadMax[1] = LB.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umax, MinLeadMax[1],
+            LB.CreateSelect(Running, I, LB.getInt64(0)), nullptr, "lead");
+        MinLeadMax[2] = LB.CreateBinaryIntrinsic(
+            llvm::Intrinsic::umax, MinLeadMax[2], Next, nullptr, "max");
+      });
+  B.CreateStore(Result[1], Leader);
+  AllThere = B.CreateICmpEQ(Result[2], Result[0], "all.there");
+  return Result[0];
 }
 
 // With slices: a loop nest over the slices of the group around everything
