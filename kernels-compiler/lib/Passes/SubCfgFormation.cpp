@@ -738,15 +738,16 @@ llvm::Value *SubCfgFormation::smallestNext(llvm::IRBuilder<> &B,
 
 // With slices: a loop nest over the slices of the group around everything
 // after the prologue; returns the block the slice's first sub-CFG follows
-// and sets Sizes to the current slice's local sizes, SliceStart and
-// ItemsInPass. Done becomes the nest's latch (the next slice).
+// and turns Sizes from the group's local sizes into the current slice's,
+// sets SliceStart and ItemsInPass. Done becomes the nest's latch (the next
+// slice).
 llvm::BasicBlock *SubCfgFormation::sliceLoops(llvm::Value *Sizes[3],
                                               llvm::BasicBlock *&Done) {
   auto *Start = llvm::BasicBlock::Create(C, "slice.start", &F, Exit);
   LoopNest Slices = buildLoopNest(F, Start, Exit, SliceCounts, "slices");
   llvm::IRBuilder<> B(Start);
   for (unsigned D = 0; D < 3; ++D) {
-    llvm::Value *Local = loadContextField(F, ctx::LocalSize, D);
+    llvm::Value *Local = Sizes[D];
     SliceStart[D] = B.CreateNUWMul(Slices.Ids[D], SliceSizes[D],
                                    "slice.start" + std::to_string(D));
     Sizes[D] = B.CreateBinaryIntrinsic(

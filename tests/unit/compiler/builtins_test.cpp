@@ -344,16 +344,11 @@ kernel void k(global const float *a, global float *out) {
         }
     }
     SECTION("an object linked with -cl-fast-relaxed-math") {
-        kc::BuildResult Object = kctest::compiler().compile(Source, "", {});
-        INFO(Object.Log);
-        REQUIRE(Object.Output);
-        const kc::Module* Inputs[] = {Object.Output.get()};
-        kc::BuildResult Linked = kctest::compiler().link(Inputs, "-cl-fast-relaxed-math");
-        INFO(Linked.Log);
-        REQUIRE(Linked.Output);
-        auto Program = kctest::jit(*Linked.Output);
+        std::unique_ptr<kc::Module> Linked =
+            kctest::compileAndLink(Source, "-cl-fast-relaxed-math");
+        auto Program = kctest::jit(*Linked);
         std::vector<float> Out(In.size());
-        kctest::ArgBuffer Args(Linked.Output->kernels().at(0));
+        kctest::ArgBuffer Args(Linked->kernels().at(0));
         Args.set(0, In.data());
         Args.set(1, Out.data());
         kctest::runNDRange(Program->lookup("k"), Args, 1, {In.size(), 1, 1}, {64, 1, 1});

@@ -49,6 +49,20 @@ inline std::unique_ptr<kc::Module> build(const std::string& Source,
     return std::move(R.Output);
 }
 
+// Compiles Source into an object and links it alone into an executable
+// with LinkOptions; fails the test with the log otherwise.
+inline std::unique_ptr<kc::Module> compileAndLink(const std::string& Source,
+                                                  const std::string& LinkOptions) {
+    kc::BuildResult Object = compiler().compile(Source, "", {});
+    INFO(Object.Log);
+    REQUIRE(Object.Output);
+    const kc::Module* Inputs[] = {Object.Output.get()};
+    kc::BuildResult Linked = compiler().link(Inputs, LinkOptions);
+    INFO(Linked.Log);
+    REQUIRE(Linked.Output);
+    return std::move(Linked.Output);
+}
+
 inline const kc::KernelInfo& kernel(const kc::Module& M, const std::string& Name) {
     for (const kc::KernelInfo& K : M.kernels())
         if (K.Name == Name)

@@ -75,14 +75,9 @@ TEST_CASE("relaxed math options stay on the kernel's own instructions", "[compil
         }
     }
     SECTION("an object compiled without them, linked with -cl-fast-relaxed-math") {
-        kc::BuildResult Object = kctest::compiler().compile(Source, "", {});
-        INFO(Object.Log);
-        REQUIRE(Object.Output);
-        const kc::Module* Inputs[] = {Object.Output.get()};
-        kc::BuildResult Linked = kctest::compiler().link(Inputs, "-cl-fast-relaxed-math");
-        INFO(Linked.Log);
-        REQUIRE(Linked.Output);
-        Divisions D = checkModule(*Linked.Output);
+        std::unique_ptr<kc::Module> Linked =
+            kctest::compileAndLink(Source, "-cl-fast-relaxed-math");
+        Divisions D = checkModule(*Linked);
         CHECK(D.User >= 1);
         CHECK(D.Library >= 1);
         CHECK(D.Other == 0);
