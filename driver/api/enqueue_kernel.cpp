@@ -113,6 +113,8 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     // device's domain, __local arguments offsets in the local arena after
     // the kernel's own __local variables.
     Kernel::Snapshot snapshot = kernel->snapshot();
+    USMCL_CHECK(snapshot.released_argument < 0, CL_INVALID_KERNEL_ARGS,
+                "a memory object set as a kernel argument was released");
     size_t local_bytes = info.StaticLocalMemSize;
     runtime::SmallVector<core::CommandQueue::MemoryUse, 4> uses;
     runtime::SmallVector<size_t, 4> buffer_slots;
@@ -124,6 +126,7 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     for (size_t i = 0; i < info.Args.size(); ++i) {
         const kc::ArgInfo& arg = info.Args[i];
         const Kernel::Argument& value = snapshot.arguments[i];
+        core::MemObject* mem = snapshot.mems[i].get();
         if (arg.Kind == kc::ArgKind::LocalPointer) {
             local_bytes = (local_bytes + local_alignment - 1) / local_alignment * local_alignment;
             const std::uint64_t offset = local_bytes;
@@ -133,7 +136,7 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             const void* pointer = nullptr;
             std::memcpy(&pointer, snapshot.buffer.data() + arg.Offset, sizeof pointer);
             usm_pointers.push_back(pointer);
-        } else if (value.mem) {
+        } else if (mem) {
             // Read-only arguments need no write-back. A write-only argument
             // is never read, but the kernel may leave bytes of it alone, so
             // its old content must still be in place: read_write.
@@ -141,9 +144,9 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             const bool read_only =
                 image ? arg.AccessQualifier == kc::ArgAccessReadOnly : arg.ReadOnly;
             const Access access = read_only ? Access::read : Access::read_write;
-            uses.push_back({value.mem.get(), 0, value.mem->size(), access});
+            uses.push_back({mem, 0, mem->size(), access});
             buffer_slots.push_back(arg.Offset);
-            slot_images.push_back(image ? value.mem->image() : nullptr);
+            slot_images.push_back(image ? mem->image() : nullptr);
             image_count += image ? 1 : 0;
         }
     }
@@ -170,8 +173,10 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
             }
             std::memcpy(snapshot.buffer.data() + buffer_slots[i], &pointer, sizeof(void*));
         }
+        // The kernel (and so its program's native code) lives as long as
+        // the command, whatever the application releases meanwhile.
         return [function, pool, range, local_bytes, empty, descriptors = std::move(descriptors),
-                args = std::move(snapshot.buffer)]() -> cl_int {
+                args = std::move(snapshot.buffer), keep = core::Ref<Kernel>(kernel)]() -> cl_int {
             if (!empty)
                 runtime::run_ndrange(*pool, function, args.data(), range, local_bytes);
             return CL_SUCCESS;

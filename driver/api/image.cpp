@@ -82,14 +82,17 @@ Status describe(const core::Context& context, const cl_image_desc& desc,
 }
 
 // The pitches of host_ptr (0s: packed), CL_INVALID_IMAGE_DESCRIPTOR when
-// they are given without host_ptr, too small, or not multiples.
+// they are given without host_ptr, too small, or not multiples. An image
+// of a buffer (of_buffer) may name its row pitch without host_ptr, as the
+// CTS and other drivers do: a 1D buffer image has one row, so only the
+// size rules apply.
 Status host_pitches(const cl_image_desc& desc, const core::ImageDescription& image,
-                    const void* host_ptr, size_t& row_pitch, size_t& slice_pitch) {
+                    const void* host_ptr, bool of_buffer, size_t& row_pitch, size_t& slice_pitch) {
     const bool has_slices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
                             image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
                             image.type == CL_MEM_OBJECT_IMAGE3D;
     const size_t given_slice = has_slices ? desc.image_slice_pitch : 0;
-    USMCL_CHECK(host_ptr || (desc.image_row_pitch == 0 && given_slice == 0),
+    USMCL_CHECK(host_ptr || ((of_buffer || desc.image_row_pitch == 0) && given_slice == 0),
                 CL_INVALID_IMAGE_DESCRIPTOR, "pitches without host_ptr");
     const size_t packed_row = image.width * image.element_size;
     row_pitch = desc.image_row_pitch ? desc.image_row_pitch : packed_row;
@@ -126,6 +129,10 @@ Result<cl_mem> create_image(cl_context context, const cl_mem_properties* propert
         return s;
     if (!desc)
         return Status(CL_INVALID_IMAGE_DESCRIPTOR, "image_desc is NULL");
+    // CL_INVALID_OPERATION for a 2D image of a buffer or an image when no
+    // device of the context supports it (CL_DEVICE_IMAGE_PITCH_ALIGNMENT is 0).
+    if (desc->image_type == CL_MEM_OBJECT_IMAGE2D && desc->mem_object)
+        return Status(CL_INVALID_OPERATION, "no device supports 2D images of memory objects");
     // Before the sizes: an unsupported format has no element size.
     if (!core::format_supported(*format))
         return Status(CL_IMAGE_FORMAT_NOT_SUPPORTED, "the image format is not supported");
@@ -160,7 +167,8 @@ Result<cl_mem> create_image(cl_context context, const cl_mem_properties* propert
         return s;
     size_t row_pitch = 0;
     size_t slice_pitch = 0;
-    if (Status s = host_pitches(*desc, image, host_ptr, row_pitch, slice_pitch); !s.ok())
+    if (Status s = host_pitches(*desc, image, host_ptr, buffer != nullptr, row_pitch, slice_pitch);
+        !s.ok())
         return s;
     if (buffer && image.width * image.element_size > buffer->size())
         return Status(CL_INVALID_IMAGE_SIZE, "the image is larger than its buffer");

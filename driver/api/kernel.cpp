@@ -227,12 +227,13 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
     return guarded(__func__, [&]() -> Status {
         Kernel* object = Kernel::from_handle(kernel);
         USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        // CL_INVALID_OPERATION for the SVM names if no device of the
+        // context supports SVM, whatever the value.
+        USMCL_CHECK(param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
+                        param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+                    CL_INVALID_OPERATION, "the device supports no SVM");
         USMCL_CHECK(param_value && param_value_size, CL_INVALID_VALUE, "no value");
         switch (param_name) {
-        case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-        case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
-            // CL_INVALID_OPERATION if no device of the context supports SVM.
-            return {CL_INVALID_OPERATION, "the device supports no SVM"};
         case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL: {
             USMCL_CHECK(param_value_size % sizeof(void*) == 0, CL_INVALID_VALUE,
                         "param_value_size is not a multiple of sizeof(void *)");

@@ -210,9 +210,12 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program, Notify pfn_no
     return guarded(__func__, [&]() -> Status {
         Program* object = Program::from_handle(program);
         USMCL_CHECK(object, CL_INVALID_PROGRAM, "not a program");
-        USMCL_CHECK(pfn_notify, CL_INVALID_VALUE, "pfn_notify is NULL");
-        object->add_release_callback(pfn_notify, user_data);
-        return {};
+        // CL_INVALID_OPERATION if no device of the program's context
+        // supports program initialization and clean-up kernels (none does:
+        // CL_PROGRAM_SCOPE_GLOBAL_CTORS/DTORS_PRESENT are CL_FALSE).
+        (void)pfn_notify;
+        (void)user_data;
+        return {CL_INVALID_OPERATION, "no device supports program clean-up kernels"};
     });
 }
 

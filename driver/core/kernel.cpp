@@ -35,7 +35,17 @@ Kernel::~Kernel() {
 
 Kernel::Snapshot Kernel::snapshot() const {
     std::lock_guard lock(mutex_);
-    return {buffer_, arguments_, usm_pointers_, indirect_kinds_};
+    Snapshot snapshot{buffer_, arguments_, {}, usm_pointers_, indirect_kinds_};
+    snapshot.mems.resize(arguments_.size());
+    for (size_t i = 0; i < arguments_.size(); ++i) {
+        const Argument& argument = arguments_[i];
+        if (!argument.mem)
+            continue;
+        snapshot.mems[i] = ref_if_live(argument.mem, argument.mem_serial);
+        if (!snapshot.mems[i] && snapshot.released_argument < 0)
+            snapshot.released_argument = static_cast<int>(i);
+    }
+    return snapshot;
 }
 
 bool Kernel::all_arguments_set() const {
@@ -49,24 +59,24 @@ bool Kernel::all_arguments_set() const {
 void Kernel::set_value(cl_uint index, const void* value, size_t size) {
     std::lock_guard lock(mutex_);
     std::memcpy(buffer_.data() + info_.Args[index].Offset, value, size);
-    arguments_[index] = {true, {}, 0, false};
+    arguments_[index] = {true, nullptr, 0, 0, false};
 }
 
 void Kernel::set_buffer(cl_uint index, MemObject* mem) {
     std::lock_guard lock(mutex_);
     std::memset(buffer_.data() + info_.Args[index].Offset, 0, sizeof(void*));
-    arguments_[index] = {true, Ref<MemObject>(mem), 0};
+    arguments_[index] = {true, mem, mem ? mem->serial() : 0, 0, false};
 }
 
 void Kernel::set_local(cl_uint index, size_t size) {
     std::lock_guard lock(mutex_);
-    arguments_[index] = {true, {}, size};
+    arguments_[index] = {true, nullptr, 0, size, false};
 }
 
 void Kernel::set_usm_pointer(cl_uint index, const void* pointer) {
     std::lock_guard lock(mutex_);
     std::memcpy(buffer_.data() + info_.Args[index].Offset, &pointer, sizeof pointer);
-    arguments_[index] = {true, {}, 0, true};
+    arguments_[index] = {true, nullptr, 0, 0, true};
 }
 
 void Kernel::set_usm_pointers(std::vector<const void*> pointers) {

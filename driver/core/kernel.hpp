@@ -39,16 +39,27 @@ public:
 
     struct Argument {
         bool set = false;
-        Ref<MemObject> mem;       // buffers (null for a NULL buffer)
+        // Buffers and images (null for a NULL buffer). clSetKernelArg does
+        // not retain the object: releasing it frees it (its destructor
+        // callbacks run) even while the kernel still names it; an enqueue
+        // takes it only if it still lives (mem_serial tells it from a new
+        // object at the same address).
+        MemObject* mem = nullptr;
+        std::uint64_t mem_serial = 0;
         size_t local_size = 0;    // __local pointers
         bool usm_pointer = false; // clSetKernelArgMemPointerINTEL: the value is the pointer
     };
-    // What the arguments are now, for an enqueue (under the kernel's lock).
+    // What the arguments are now, for an enqueue (under the kernel's lock),
+    // with a reference to each argument's memory object.
     struct Snapshot {
         std::vector<char> buffer;
         std::vector<Argument> arguments;
+        std::vector<Ref<MemObject>> mems;      // per argument; empty for other kinds
         std::vector<const void*> usm_pointers; // CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL
         unsigned indirect_kinds = 0;           // usm_kind_bit of the indirect-access flags
+        // The first argument whose memory object the application released
+        // since it was set, or -1.
+        int released_argument = -1;
     };
     Snapshot snapshot() const;
     bool all_arguments_set() const;

@@ -9,10 +9,14 @@
 // command or a child object that must keep the object alive holds another).
 #pragma once
 
+#include "core/live_objects.hpp"
+
 #include <CL/cl_icd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <cstring>
+#include <new>
 #include <utility>
 
 namespace usmcl::core {
@@ -68,9 +72,10 @@ public:
     using HandleType = Handle*;
     static constexpr ObjectType object_type = Type;
 
-    Object() {
+    Object() : serial_(live_objects::next_serial()) {
         this->dispatch = icd_dispatch();
         this->magic = live_magic(Type);
+        live_objects::add(static_cast<Handle*>(this));
     }
     Object(const Object&) = delete;
     Object& operator=(const Object&) = delete;
@@ -78,15 +83,25 @@ public:
     Handle* handle() { return this; }
 
     // The live object behind a handle, or nullptr when the handle is null, of
-    // another type, or already released by the application.
+    // another type, or already released by the application. A handle of an
+    // object already destroyed is found out without reading its memory.
     static Derived* from_handle(Handle* handle) {
-        if (handle == nullptr || handle->magic != live_magic(Type))
+        if (handle == nullptr)
             return nullptr;
-        auto* object = static_cast<Derived*>(handle);
-        if (object->api_refs_.load(std::memory_order_acquire) == 0)
-            return nullptr;
-        return object;
+        return live_objects::if_live(handle, static_cast<Derived*>(nullptr),
+                                     [handle]() -> Derived* {
+                                         if (handle->magic != live_magic(Type))
+                                             return nullptr;
+                                         auto* object = static_cast<Derived*>(handle);
+                                         if (object->api_refs_.load(std::memory_order_acquire) == 0)
+                                             return nullptr;
+                                         return object;
+                                     });
     }
+
+    // A number that tells this object apart from any other object that
+    // lived or will live at the same address.
+    std::uint64_t serial() const { return serial_; }
 
     // clRetain*: the caller has validated the handle.
     void retain_api() { api_refs_.fetch_add(1, std::memory_order_relaxed); }
@@ -101,6 +116,14 @@ public:
     std::uint32_t api_reference_count() const { return api_refs_.load(std::memory_order_relaxed); }
 
     void retain_internal() { internal_refs_.fetch_add(1, std::memory_order_relaxed); }
+    // An internal reference unless the object is being destroyed.
+    bool try_retain_internal() {
+        std::uint32_t count = internal_refs_.load(std::memory_order_relaxed);
+        while (count != 0)
+            if (internal_refs_.compare_exchange_weak(count, count + 1, std::memory_order_acquire))
+                return true;
+        return false;
+    }
     void release_internal() {
         if (internal_refs_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
             auto* self = static_cast<Derived*>(this);
@@ -109,13 +132,24 @@ public:
         }
     }
 
+    // A destroyed object's memory keeps the dispatch pointer and the dead
+    // magic for a while (live_objects::quarantine), so a stale handle that
+    // reaches the ICD loader still dispatches here and is rejected.
+    static void* operator new(std::size_t size) { return live_objects::allocate(size); }
+    static void operator delete(void* memory) {
+        const IcdHeader header{icd_dispatch(), dead_magic};
+        std::memcpy(memory, &header, sizeof header);
+        live_objects::quarantine(memory);
+    }
+
 protected:
-    ~Object() = default;
+    ~Object() { live_objects::remove(static_cast<Handle*>(this)); }
     // Called when the application releases its last reference; derived
     // classes hide it to drop references that could form a cycle.
     void api_released() {}
 
 private:
+    std::uint64_t serial_;
     std::atomic<std::uint32_t> api_refs_{1};
     std::atomic<std::uint32_t> internal_refs_{1};
 };
@@ -159,5 +193,21 @@ public:
 private:
     T* object_ = nullptr;
 };
+
+// A reference to the object that had serial at that address, if it still
+// lives and the application still holds it; else an empty reference. For
+// objects the driver refers to without owning them (a kernel argument's
+// memory object, which clSetKernelArg does not retain).
+template <class T>
+Ref<T> ref_if_live(T* object, std::uint64_t serial) {
+    if (!object)
+        return {};
+    return live_objects::if_live(object->handle(), Ref<T>(), [&]() -> Ref<T> {
+        if (object->magic != live_magic(T::object_type) || object->serial() != serial ||
+            object->api_reference_count() == 0 || !object->try_retain_internal())
+            return {};
+        return Ref<T>::adopt(object);
+    });
+}
 
 } // namespace usmcl::core

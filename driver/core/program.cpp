@@ -155,14 +155,7 @@ Program::Program(Context& context, std::vector<Device*> devices,
     }
 }
 
-Program::~Program() {
-    if (release_callbacks_.empty())
-        return;
-    runtime::post_callback([callbacks = std::move(release_callbacks_), self = handle()] {
-        for (auto it = callbacks.rbegin(); it != callbacks.rend(); ++it)
-            it->first(self, it->second);
-    });
-}
+Program::~Program() = default;
 
 std::vector<Device*> Program::devices() const {
     std::lock_guard lock(mutex_);
@@ -223,6 +216,29 @@ kc::BuildResult Program::translate_il(const std::string& options, bool executabl
                : kc::compileSpirv(il_, values, options, target, spirv_translator(), code_cache());
 }
 
+namespace {
+
+const Device& root_of(const Device& device) {
+    const Device* root = &device;
+    while (root->parent())
+        root = root->parent();
+    return *root;
+}
+
+} // namespace
+
+std::vector<Device*> Program::covered_by(const std::vector<Device*>& devices) const {
+    std::lock_guard lock(mutex_);
+    std::vector<Device*> covered;
+    for (const DeviceBuild& build : builds_)
+        for (const Device* named : devices)
+            if (&root_of(*build.device) == &root_of(*named)) {
+                covered.push_back(build.device);
+                break;
+            }
+    return covered;
+}
+
 void Program::mark_in_progress(const std::vector<Device*>& devices) {
     std::lock_guard lock(mutex_);
     for (Device* device : devices)
@@ -239,7 +255,8 @@ void Program::end_build() {
     building_.store(false);
 }
 
-Status Program::build(const std::vector<Device*>& devices, const std::string& options) {
+Status Program::build(const std::vector<Device*>& named, const std::string& options) {
+    const std::vector<Device*> devices = covered_by(named);
     std::string error;
     if (!compiler().checkCompileOptions(options, error) &&
         !compiler().checkLinkOptions(options, error))
@@ -294,8 +311,9 @@ Status Program::build(const std::vector<Device*>& devices, const std::string& op
     return success ? Status{} : Status{CL_BUILD_PROGRAM_FAILURE, "the build failed (see the log)"};
 }
 
-Status Program::compile(const std::vector<Device*>& devices, const std::string& options,
+Status Program::compile(const std::vector<Device*>& named, const std::string& options,
                         const std::vector<kc::Header>& headers) {
+    const std::vector<Device*> devices = covered_by(named);
     std::string error;
     if (!compiler().checkCompileOptions(options, error))
         return {CL_INVALID_COMPILER_OPTIONS, "invalid compiler options"};
@@ -343,11 +361,6 @@ void Program::set_linked(const std::vector<Device*>& devices, const std::string&
             success && module ? binary_type_of(*module) : CL_PROGRAM_BINARY_TYPE_NONE;
         builds_.push_back(std::move(build));
     }
-}
-
-void Program::add_release_callback(ProgramNotify callback, void* user_data) {
-    std::lock_guard lock(mutex_);
-    release_callbacks_.emplace_back(callback, user_data);
 }
 
 } // namespace usmcl::core

@@ -81,6 +81,8 @@ public:
     std::optional<DeviceBuild> executable_for(const Device& device) const;
 
     // clBuildProgram / clCompileProgram for devices; runs the build now.
+    // A build for a device is a build for every device of the program with
+    // the same root device: sub-devices and their parent run the same code.
     // Returns CL_BUILD_PROGRAM_FAILURE / CL_COMPILE_PROGRAM_FAILURE with
     // the log stored, or the options' error.
     Status build(const std::vector<Device*>& devices, const std::string& options);
@@ -100,12 +102,12 @@ public:
     void kernel_released() { kernels_.fetch_sub(1); }
     bool has_kernels() const { return kernels_.load() != 0; }
 
-    void add_release_callback(ProgramNotify callback, void* user_data);
-
 private:
     friend class Object<Program, _cl_program, ObjectType::program>;
     ~Program();
     DeviceBuild* find(const Device& device);
+    // The program's devices that share a root device with one of devices.
+    std::vector<Device*> covered_by(const std::vector<Device*>& devices) const;
     void mark_in_progress(const std::vector<Device*>& devices);
 
     // The module's object (compile) or executable (build) from SPIR-V.
@@ -123,7 +125,6 @@ private:
     std::atomic<bool> building_{false};
     std::atomic<bool> from_link_{false};
     std::atomic<int> kernels_{0};
-    std::vector<std::pair<ProgramNotify, void*>> release_callbacks_;
 };
 
 } // namespace usmcl::core
