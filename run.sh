@@ -6,7 +6,8 @@
 #                   (hello_usmcl, usm_samples), all through the ICD loader
 #   ./run.sh test   install what is missing, build, and run the whole test suite
 #   ./run.sh conformance   also install piglit, and run the conformance suite
-#                   (conformance/: the USM conformance program, piglit's OpenCL profile)
+#                   (conformance/: the USM conformance program, piglit's OpenCL
+#                   profile, pyopencl's test suite)
 #
 # Environment: BUILD_DIR (default: build), MESON_ARGS (extra meson setup options).
 set -euo pipefail
@@ -15,13 +16,15 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build_dir="${BUILD_DIR:-$here/build}"
 mode="${1:-}"
 
-# Debian packages the build, the demo and the tests need.
+# Debian packages the build, the demo and the tests need (pyopencl and its
+# test suite are a real client the tests run: conformance/pyopencl).
 packages=(
     meson ninja-build g++ pkg-config
     opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
     libhwloc-dev catch2 python3
     clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
     llvm-spirv-15 clang-15
+    python3-pyopencl python-pyopencl-doc python3-pytest
 )
 # piglit's OpenCL profile (conformance/piglit): 2 GB installed, almost all of
 # it OpenGL tests, so only `./run.sh conformance` installs it; without it the
@@ -29,7 +32,7 @@ packages=(
 conformance_packages=(piglit)
 
 usage() {
-    sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 2
 }
 

@@ -38,6 +38,11 @@ Result<cl_mem> create_buffer(cl_context context, const cl_mem_properties* proper
     USMCL_TRY(check_usm_host_ptr(*object, host_ptr,
                                  (flags & CL_MEM_USE_HOST_PTR) ? HostPtrUse::use_host_ptr
                                                                : HostPtrUse::copy_host_ptr));
+    // CL_INVALID_BUFFER_SIZE if host_ptr is an SVM pointer and size reaches
+    // past its allocation.
+    if (const auto svm = svm_allocation_of(*object, host_ptr))
+        if (size > svm->size - (static_cast<std::byte*>(host_ptr) - svm->base))
+            return Status(CL_INVALID_BUFFER_SIZE, "size reaches past the SVM allocation");
     if ((flags & access_flags) == 0)
         flags |= CL_MEM_READ_WRITE;
     Result<core::MemObject*> buffer =
@@ -149,7 +154,11 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name,
         case CL_MEM_ASSOCIATED_MEMOBJECT:
             return out.scalar<cl_mem>(associated ? associated->handle() : nullptr);
         case CL_MEM_OFFSET: return out.scalar<size_t>(object->image() ? 0 : object->offset());
-        case CL_MEM_USES_SVM_POINTER: return out.boolean(false);
+        // A buffer (or sub-buffer of one) over an SVM pointer with
+        // CL_MEM_USE_HOST_PTR.
+        case CL_MEM_USES_SVM_POINTER:
+            return out.boolean((object->flags() & CL_MEM_USE_HOST_PTR) &&
+                               svm_allocation_of(object->context(), object->host_ptr()));
         case CL_MEM_PROPERTIES: return out.array(object->properties());
         default: return {CL_INVALID_VALUE, "unknown cl_mem_info"};
         }

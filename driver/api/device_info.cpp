@@ -140,7 +140,11 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return out.scalar<cl_device_affinity_domain>(d.affinity_domains);
     case CL_DEVICE_PARTITION_TYPE: return out.array(device.partition_type());
     case CL_DEVICE_REFERENCE_COUNT: return out.scalar<cl_uint>(device.api_reference_count());
-    case CL_DEVICE_SVM_CAPABILITIES: return out.scalar<cl_device_svm_capabilities>(0);
+    // Every kind: a kernel reaches all of the host's memory at its address.
+    case CL_DEVICE_SVM_CAPABILITIES:
+        return out.scalar<cl_device_svm_capabilities>(
+            CL_DEVICE_SVM_COARSE_GRAIN_BUFFER | CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+            CL_DEVICE_SVM_FINE_GRAIN_SYSTEM | CL_DEVICE_SVM_ATOMICS);
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);

@@ -28,13 +28,8 @@ Result<void*> map_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
     core::MemObject& mem = *found.value();
     if (!in_bounds(offset, size, mem.size()) || size == 0)
         return Status(CL_INVALID_VALUE, "the region is empty or out of the buffer");
-    // CL_INVALID_VALUE for unknown flags, or WRITE_INVALIDATE_REGION with READ or WRITE.
-    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    if ((map_flags & ~known) != 0)
-        return Status(CL_INVALID_VALUE, "unknown map flags");
+    USMCL_TRY(check_map_flags(map_flags));
     const bool invalidate = map_flags & CL_MAP_WRITE_INVALIDATE_REGION;
-    if (invalidate && (map_flags & (CL_MAP_READ | CL_MAP_WRITE)))
-        return Status(CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
     // CL_INVALID_OPERATION when the host access flags forbid the mapping.
     if ((map_flags & CL_MAP_READ) && !host_may(mem, true))
         return Status(CL_INVALID_OPERATION, "mapping for reading a buffer the host may not read");

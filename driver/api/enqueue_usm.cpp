@@ -1,11 +1,13 @@
 // cl_intel_unified_shared_memory commands: clEnqueueMemFillINTEL,
 // clEnqueueMemsetINTEL, clEnqueueMemcpyINTEL, clEnqueueMigrateMemINTEL and
-// clEnqueueMemAdviseINTEL. They depend only on their wait list and the
-// queue's order; each records which allocations it uses, for
+// clEnqueueMemAdviseINTEL; the fill and the copy also serve the SVM
+// commands (api/pointer_commands.hpp). They depend only on their wait list
+// and the queue's order; each records which allocations it uses, for
 // clMemBlockingFreeINTEL.
 #include "api/boundary.hpp"
 #include "api/enqueue_common.hpp"
 #include "api/entrypoints.hpp"
+#include "api/pointer_commands.hpp"
 #include "core/platform.hpp"
 #include "runtime/thread_pool.hpp"
 
@@ -22,20 +24,32 @@ namespace {
 constexpr cl_mem_migration_flags known_migration_flags =
     CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
 
-// Enqueues work on target's queue, records the pointers it uses and hands
-// the event out (waiting first if blocking).
-Status submit(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
-              std::initializer_list<const void*> pointers, bool blocking, cl_event* event) {
+} // namespace
+
+Status submit_pointer_command(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
+                              std::span<const void* const> pointers, bool blocking,
+                              cl_event* event) {
     core::CommandQueue& queue = *target.queue;
     core::Event* command = queue.enqueue(type, target.wait_list, std::move(work),
                                          core::CommandQueue::Kind::command, blocking);
-    queue.context().usm().record_use(
-        *command, std::span<const void* const>(pointers.begin(), pointers.size()), 0);
+    queue.context().usm().record_use(*command, pointers, 0);
     return finish_enqueue(command, blocking, event);
 }
 
-Status fill(cl_command_queue command_queue, void* dst_ptr, const void* pattern, size_t pattern_size,
-            size_t size, cl_uint num_events, const cl_event* wait_list, cl_event* event) {
+namespace {
+
+Status submit(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
+              std::initializer_list<const void*> pointers, bool blocking, cl_event* event) {
+    return submit_pointer_command(target, type, std::move(work),
+                                  std::span<const void* const>(pointers.begin(), pointers.size()),
+                                  blocking, event);
+}
+
+} // namespace
+
+Status enqueue_pointer_fill(cl_command_queue command_queue, cl_command_type type, void* dst_ptr,
+                            const void* pattern, size_t pattern_size, size_t size,
+                            cl_uint num_events, const cl_event* wait_list, cl_event* event) {
     Result<EnqueueTarget> target = enqueue_target(command_queue, num_events, wait_list);
     USMCL_TRY(target.status());
     USMCL_CHECK(dst_ptr, CL_INVALID_VALUE, "dst_ptr is NULL");
@@ -54,12 +68,12 @@ Status fill(cl_command_queue command_queue, void* dst_ptr, const void* pattern, 
             runtime::parallel_fill(*pool, dst, copy.data(), pattern_size, size);
         return CL_SUCCESS;
     };
-    return submit(target.value(), CL_COMMAND_MEMFILL_INTEL, std::move(work), {dst_ptr}, false,
-                  event);
+    return submit(target.value(), type, std::move(work), {dst_ptr}, false, event);
 }
 
-Status copy(cl_command_queue command_queue, cl_bool blocking, void* dst_ptr, const void* src_ptr,
-            size_t size, cl_uint num_events, const cl_event* wait_list, cl_event* event) {
+Status enqueue_pointer_copy(cl_command_queue command_queue, cl_command_type type, cl_bool blocking,
+                            void* dst_ptr, const void* src_ptr, size_t size, cl_uint num_events,
+                            const cl_event* wait_list, cl_event* event) {
     Result<EnqueueTarget> target = enqueue_target(command_queue, num_events, wait_list);
     USMCL_TRY(target.status());
     USMCL_CHECK(dst_ptr && src_ptr, CL_INVALID_VALUE, "dst_ptr or src_ptr is NULL");
@@ -74,9 +88,11 @@ Status copy(cl_command_queue command_queue, cl_bool blocking, void* dst_ptr, con
             runtime::parallel_copy(*pool, dst_ptr, src_ptr, size);
         return CL_SUCCESS;
     };
-    return submit(target.value(), CL_COMMAND_MEMCPY_INTEL, std::move(work), {dst_ptr, src_ptr},
-                  blocking != CL_FALSE, event);
+    return submit(target.value(), type, std::move(work), {dst_ptr, src_ptr}, blocking != CL_FALSE,
+                  event);
 }
+
+namespace {
 
 // Moves the whole pages of [ptr, ptr + size) that lie inside a shared
 // allocation to the domain's node. A hint: anything else is left alone.
@@ -140,8 +156,9 @@ cl_int CL_API_CALL clEnqueueMemFillINTEL(cl_command_queue command_queue, void* d
                                          cl_uint num_events_in_wait_list,
                                          const cl_event* event_wait_list, cl_event* event) {
     return guarded(__func__, [&] {
-        return fill(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
-                    event_wait_list, event);
+        return enqueue_pointer_fill(command_queue, CL_COMMAND_MEMFILL_INTEL, dst_ptr, pattern,
+                                    pattern_size, size, num_events_in_wait_list, event_wait_list,
+                                    event);
     });
 }
 
@@ -151,8 +168,8 @@ cl_int CL_API_CALL clEnqueueMemsetINTEL(cl_command_queue command_queue, void* ds
                                         const cl_event* event_wait_list, cl_event* event) {
     return guarded(__func__, [&] {
         const auto byte = static_cast<unsigned char>(value);
-        return fill(command_queue, dst_ptr, &byte, 1, size, num_events_in_wait_list,
-                    event_wait_list, event);
+        return enqueue_pointer_fill(command_queue, CL_COMMAND_MEMFILL_INTEL, dst_ptr, &byte, 1,
+                                    size, num_events_in_wait_list, event_wait_list, event);
     });
 }
 
@@ -161,8 +178,8 @@ cl_int CL_API_CALL clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool 
                                         cl_uint num_events_in_wait_list,
                                         const cl_event* event_wait_list, cl_event* event) {
     return guarded(__func__, [&] {
-        return copy(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
-                    event_wait_list, event);
+        return enqueue_pointer_copy(command_queue, CL_COMMAND_MEMCPY_INTEL, blocking, dst_ptr,
+                                    src_ptr, size, num_events_in_wait_list, event_wait_list, event);
     });
 }
 

@@ -222,30 +222,67 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     });
 }
 
+namespace {
+
+// A list of pointers (CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL, _SVM_PTRS); any
+// pointer value is valid. OpenCL 3.0 makes (0, NULL) the empty set of SVM
+// pointers (empty_allowed); the USM extension has no such case.
+Result<std::vector<const void*>> pointer_list(size_t size, const void* value, bool empty_allowed) {
+    if (empty_allowed && size == 0 && !value)
+        return std::vector<const void*>{};
+    if (!value || size == 0)
+        return Status(CL_INVALID_VALUE, "param_value and param_value_size disagree");
+    if (size % sizeof(void*) != 0)
+        return Status(CL_INVALID_VALUE, "param_value_size is not a multiple of sizeof(void *)");
+    const auto* pointers = static_cast<const void* const*>(value);
+    return std::vector<const void*>(pointers, pointers + size / sizeof(void*));
+}
+
+// clSetKernelArgMemPointerINTEL and clSetKernelArgSVMPointer: any pointer
+// value is valid, since the device supports shared system allocations (a
+// kernel reaches all of the process's memory).
+Status set_pointer_argument(cl_kernel kernel, cl_uint arg_index, const void* arg_value) {
+    Kernel* object = Kernel::from_handle(kernel);
+    USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+    const auto& args = object->info().Args;
+    USMCL_CHECK(arg_index < args.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
+    const kc::ArgKind kind = args[arg_index].Kind;
+    USMCL_CHECK(kind == kc::ArgKind::GlobalPointer || kind == kc::ArgKind::ConstantPointer,
+                CL_INVALID_ARG_VALUE,
+                "the argument is not a pointer to __global or __constant memory");
+    object->set_usm_pointer(arg_index, arg_value);
+    return {};
+}
+
+} // namespace
+
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
                                        size_t param_value_size, const void* param_value) {
     return guarded(__func__, [&]() -> Status {
         Kernel* object = Kernel::from_handle(kernel);
         USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
-        // CL_INVALID_OPERATION for the SVM names if no device of the
-        // context supports SVM, whatever the value.
-        USMCL_CHECK(param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
-                        param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-                    CL_INVALID_OPERATION, "the device supports no SVM");
-        USMCL_CHECK(param_value && param_value_size, CL_INVALID_VALUE, "no value");
         switch (param_name) {
-        case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL: {
-            USMCL_CHECK(param_value_size % sizeof(void*) == 0, CL_INVALID_VALUE,
-                        "param_value_size is not a multiple of sizeof(void *)");
-            const auto* pointers = static_cast<const void* const*>(param_value);
-            object->set_usm_pointers(
-                std::vector<const void*>(pointers, pointers + param_value_size / sizeof(void*)));
+        case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL:
+        case CL_KERNEL_EXEC_INFO_SVM_PTRS: {
+            Result<std::vector<const void*>> list = pointer_list(
+                param_value_size, param_value, param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS);
+            USMCL_TRY(list.status());
+            if (param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS)
+                object->set_svm_pointers(std::move(list).value());
+            else
+                object->set_usm_pointers(std::move(list).value());
             return {};
         }
+        // Whether the kernel may reach any host memory (default CL_TRUE):
+        // on a CPU device it always may, so either answer is kept.
+        case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+            USMCL_CHECK(param_value && param_value_size == sizeof(cl_bool), CL_INVALID_VALUE,
+                        "param_value_size is not sizeof(cl_bool)");
+            return {};
         case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
         case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
         case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL: {
-            USMCL_CHECK(param_value_size == sizeof(cl_bool), CL_INVALID_VALUE,
+            USMCL_CHECK(param_value && param_value_size == sizeof(cl_bool), CL_INVALID_VALUE,
                         "param_value_size is not sizeof(cl_bool)");
             const memory::UsmKind kind =
                 param_name == CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL ? memory::UsmKind::host
@@ -261,22 +298,14 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info par
     });
 }
 
-// Any pointer value is valid: the device supports shared system
-// allocations, so a kernel reaches all of the process's memory.
 cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index,
                                                  const void* arg_value) {
-    return guarded(__func__, [&]() -> Status {
-        Kernel* object = Kernel::from_handle(kernel);
-        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
-        const auto& args = object->info().Args;
-        USMCL_CHECK(arg_index < args.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
-        const kc::ArgKind kind = args[arg_index].Kind;
-        USMCL_CHECK(kind == kc::ArgKind::GlobalPointer || kind == kc::ArgKind::ConstantPointer,
-                    CL_INVALID_ARG_VALUE,
-                    "the argument is not a pointer to __global or __constant memory");
-        object->set_usm_pointer(arg_index, arg_value);
-        return {};
-    });
+    return guarded(__func__, [&] { return set_pointer_argument(kernel, arg_index, arg_value); });
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                            const void* arg_value) {
+    return guarded(__func__, [&] { return set_pointer_argument(kernel, arg_index, arg_value); });
 }
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name,

@@ -5,10 +5,12 @@
 #include "api/boundary.hpp"
 #include "core/context.hpp"
 #include "core/mem_object.hpp"
+#include "core/usm.hpp"
 
 #include <CL/cl.h>
 
 #include <algorithm>
+#include <optional>
 
 namespace usmcl::api {
 
@@ -98,6 +100,28 @@ enum class HostPtrUse {
     fill_pattern,  // pattern of clEnqueueFillBuffer: host USM only
 };
 
+// CL_INVALID_VALUE for unknown map flags, or WRITE_INVALIDATE_REGION with
+// READ or WRITE.
+inline Status check_map_flags(cl_map_flags flags) {
+    constexpr cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+    USMCL_CHECK((flags & ~known) == 0, CL_INVALID_VALUE, "unknown map flags");
+    USMCL_CHECK(!(flags & CL_MAP_WRITE_INVALIDATE_REGION) ||
+                    !(flags & (CL_MAP_READ | CL_MAP_WRITE)),
+                CL_INVALID_VALUE, "CL_MAP_WRITE_INVALIDATE_REGION with READ or WRITE");
+    return {};
+}
+
+// The SVM allocation of context that contains ptr, if any.
+inline std::optional<memory::UsmAllocation> svm_allocation_of(const core::Context& context,
+                                                              const void* ptr) {
+    if (!ptr)
+        return std::nullopt;
+    auto allocation = context.usm().find(ptr);
+    if (allocation && allocation->kind != memory::UsmKind::svm)
+        allocation.reset();
+    return allocation;
+}
+
 // CL_INVALID_HOST_PTR if ptr points into a USM allocation of context that
 // use does not accept.
 inline Status check_usm_host_ptr(const core::Context& context, const void* ptr, HostPtrUse use) {
@@ -107,6 +131,10 @@ inline Status check_usm_host_ptr(const core::Context& context, const void* ptr, 
     if (!allocation)
         return {};
     using memory::UsmKind;
+    // An SVM buffer is host memory for every use (a buffer may even be
+    // created over it with CL_MEM_USE_HOST_PTR).
+    if (allocation->kind == UsmKind::svm)
+        return {};
     bool allowed = false;
     switch (use) {
     case HostPtrUse::use_host_ptr: allowed = false; break;

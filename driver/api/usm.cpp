@@ -105,7 +105,10 @@ cl_unified_shared_memory_type_intel type_of(UsmKind kind) {
     switch (kind) {
     case UsmKind::host: return CL_MEM_TYPE_HOST_INTEL;
     case UsmKind::device: return CL_MEM_TYPE_DEVICE_INTEL;
-    case UsmKind::shared: return CL_MEM_TYPE_SHARED_INTEL;
+    // An SVM buffer answers as shared memory without a device, as Intel's
+    // GPU driver (which keeps both in one manager) does.
+    case UsmKind::shared:
+    case UsmKind::svm: return CL_MEM_TYPE_SHARED_INTEL;
     }
     return CL_MEM_TYPE_UNKNOWN_INTEL;
 }

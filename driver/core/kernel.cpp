@@ -18,6 +18,7 @@ Kernel::Kernel(const Kernel& other)
     buffer_ = other.buffer_;
     arguments_ = other.arguments_;
     usm_pointers_ = other.usm_pointers_;
+    svm_pointers_ = other.svm_pointers_;
     indirect_kinds_ = other.indirect_kinds_;
     program_->kernel_created();
 }
@@ -36,6 +37,8 @@ Kernel::~Kernel() {
 Kernel::Snapshot Kernel::snapshot() const {
     std::lock_guard lock(mutex_);
     Snapshot snapshot{buffer_, arguments_, {}, usm_pointers_, indirect_kinds_};
+    snapshot.usm_pointers.insert(snapshot.usm_pointers.end(), svm_pointers_.begin(),
+                                 svm_pointers_.end());
     snapshot.mems.resize(arguments_.size());
     for (size_t i = 0; i < arguments_.size(); ++i) {
         const Argument& argument = arguments_[i];
@@ -82,6 +85,11 @@ void Kernel::set_usm_pointer(cl_uint index, const void* pointer) {
 void Kernel::set_usm_pointers(std::vector<const void*> pointers) {
     std::lock_guard lock(mutex_);
     usm_pointers_ = std::move(pointers);
+}
+
+void Kernel::set_svm_pointers(std::vector<const void*> pointers) {
+    std::lock_guard lock(mutex_);
+    svm_pointers_ = std::move(pointers);
 }
 
 void Kernel::set_indirect_access(unsigned kind_bit, bool enabled) {

@@ -55,7 +55,7 @@ public:
         std::vector<char> buffer;
         std::vector<Argument> arguments;
         std::vector<Ref<MemObject>> mems;      // per argument; empty for other kinds
-        std::vector<const void*> usm_pointers; // CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL
+        std::vector<const void*> usm_pointers; // CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL and _SVM_PTRS
         unsigned indirect_kinds = 0;           // usm_kind_bit of the indirect-access flags
         // The first argument whose memory object the application released
         // since it was set, or -1.
@@ -75,6 +75,9 @@ public:
     // indirectly (replacing the previous set), and the kinds of allocation
     // it may reach indirectly (usm_kind_bit).
     void set_usm_pointers(std::vector<const void*> pointers);
+    // CL_KERNEL_EXEC_INFO_SVM_PTRS: the same for SVM pointers, a set of its
+    // own (setting one set leaves the other alone).
+    void set_svm_pointers(std::vector<const void*> pointers);
     void set_indirect_access(unsigned kind_bit, bool enabled);
 
 private:
@@ -90,6 +93,7 @@ private:
     std::vector<char> buffer_;
     std::vector<Argument> arguments_;
     std::vector<const void*> usm_pointers_;
+    std::vector<const void*> svm_pointers_;
     unsigned indirect_kinds_ = 0;
     bool non_uniform_work_groups_ = false;
 };

@@ -24,6 +24,7 @@ const char* kind_name(UsmKind kind) {
     case UsmKind::host: return "host";
     case UsmKind::device: return "device";
     case UsmKind::shared: return "shared";
+    case UsmKind::svm: return "svm";
     }
     return "?";
 }
@@ -40,7 +41,8 @@ UsmAllocations::~UsmAllocations() {
 Result<void*> UsmAllocations::allocate(const Request& request) {
     std::byte* address = nullptr;
     switch (request.kind) {
-    case UsmKind::host: address = domain_of(nullptr).allocate(request.size); break;
+    case UsmKind::host:
+    case UsmKind::svm: address = domain_of(nullptr).allocate(request.size); break;
     // Shared memory of a device with a NUMA domain of its own is bound to
     // that node, as the domain's buffer instances are.
     case UsmKind::shared: address = domain_of(request.device).allocate(request.size); break;
@@ -68,7 +70,8 @@ Result<void*> UsmAllocations::allocate(const Request& request) {
 void UsmAllocations::release_memory(const memory::UsmAllocation& allocation) {
     const auto* device = static_cast<const Device*>(allocation.owner);
     switch (allocation.kind) {
-    case UsmKind::host: domain_of(nullptr).release(allocation.base, allocation.size); break;
+    case UsmKind::host:
+    case UsmKind::svm: domain_of(nullptr).release(allocation.base, allocation.size); break;
     case UsmKind::shared: domain_of(device).release(allocation.base, allocation.size); break;
     case UsmKind::device:
         // The pool outlives the allocation: the context holds the device.

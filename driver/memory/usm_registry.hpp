@@ -17,15 +17,18 @@
 
 namespace usmcl::memory {
 
-enum class UsmKind : std::uint8_t { host, device, shared };
-inline constexpr unsigned usm_kind_count = 3;
+// host, device and shared: the kinds of cl_intel_unified_shared_memory;
+// svm: a clSVMAlloc buffer (host memory every device of the context reaches).
+enum class UsmKind : std::uint8_t { host, device, shared, svm };
+inline constexpr unsigned usm_kind_count = 4;
 
 struct UsmAllocation {
     std::byte* base = nullptr;
     std::size_t size = 0;        // > 0
     const void* owner = nullptr; // the associated device, opaque here; may be null
     UsmKind kind = UsmKind::host;
-    std::uint8_t flags = 0; // cl_mem_alloc_flags_intel as given (the extension defines 3 bits)
+    std::uint8_t flags = 0; // cl_mem_alloc_flags_intel as given (the extension defines 3 bits);
+                            // 0 for SVM
 
     bool contains(const void* address) const {
         const auto* p = static_cast<const std::byte*>(address);

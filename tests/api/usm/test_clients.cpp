@@ -727,39 +727,43 @@ TEST_CASE("chipStar: USM allocations, annotated indirect pointers and a spilled 
     std::memcpy(s, sv.data(), n * sizeof(int));
 
     // chipStar moves data with clEnqueueSVMMemcpy (memCopyAsyncImpl) even
-    // with the Intel USM strategy; usmcl has no SVM, so the replay uses the
-    // USM copy with the same arguments (non-blocking, the queue's last
-    // events as the wait list, an event).
-    const Usm& u = f.usm;
-    cl_event e1 = nullptr, e2 = nullptr, e3 = nullptr;
-    REQUIRE_OK(u.memcpy(q, CL_FALSE, d, dv.data(), n * sizeof(int), 0, nullptr, &e1));
+    // with the Intel USM strategy: USM pointers and plain host memory
+    // (non-blocking, the queue's last events as the wait list, an event).
+    // A memset first (memFillAsyncImpl: clEnqueueSVMMemFill on USM).
+    cl_event e0 = nullptr, e1 = nullptr, e2 = nullptr, e3 = nullptr;
+    const int minus_one = -1;
+    REQUIRE_OK(
+        clEnqueueSVMMemFill(q, d, &minus_one, sizeof minus_one, n * sizeof(int), 0, nullptr, &e0));
+    EventPtr p0(e0);
+    REQUIRE_OK(clEnqueueSVMMemcpy(q, CL_FALSE, d, dv.data(), n * sizeof(int), 1, &e0, &e1));
     EventPtr p1(e1);
     const cl_ulong pointers[3] = {reinterpret_cast<uintptr_t>(h), reinterpret_cast<uintptr_t>(s),
                                   reinterpret_cast<uintptr_t>(d)};
-    REQUIRE_OK(u.memcpy(q, CL_FALSE, table, pointers, sizeof pointers, 1, &e1, &e2));
+    REQUIRE_OK(clEnqueueSVMMemcpy(q, CL_FALSE, table, pointers, sizeof pointers, 1, &e1, &e2));
     EventPtr p2(e2);
     // The PODByRef argument: written to the host side of the spill buffer,
     // copied to the device side before the launch.
     const Big big{{2, -1, 5, 17}, n, {0, 0, 0}};
-    REQUIRE_OK(u.memcpy(q, CL_FALSE, spill, &big, sizeof big, 1, &e2, &e3));
+    REQUIRE_OK(clEnqueueSVMMemcpy(q, CL_FALSE, spill, &big, sizeof big, 1, &e2, &e3));
     EventPtr p3(e3);
 
     // memCopyAsyncImpl turns a copy onto itself into a marker, because a
     // conforming driver answers CL_MEM_COPY_OVERLAP for it.
-    CHECK_CL(u.memcpy(q, CL_FALSE, d, d, n * sizeof(int), 0, nullptr, nullptr),
+    CHECK_CL(clEnqueueSVMMemcpy(q, CL_FALSE, d, d, n * sizeof(int), 0, nullptr, nullptr),
              CL_MEM_COPY_OVERLAP);
     cl_event marker = nullptr;
     REQUIRE_OK(clEnqueueMarkerWithWaitList(q, 0, nullptr, &marker));
     EventPtr marker_owner(marker);
 
-    // CHIPExecItemOpenCL::setupAllArgs: pointer arguments through
-    // clSetKernelArgSVMPointer in chipStar; usmcl has no SVM, so the replay
-    // passes the same values with clSetKernelArgMemPointerINTEL. Then
-    // annotateIndirectPointers before the launch.
+    // CHIPExecItemOpenCL::setupAllArgs: USM pointer arguments through
+    // clSetKernelArgSVMPointer; then annotateIndirectPointers before the
+    // launch. A kernel handle taken back from chipStar's pool first gets an
+    // empty SVM pointer set (borrowUniqueKernelHandle: setSVMPointers({})).
     KernelPtr kernel = make_kernel(program.get(), "gather");
-    REQUIRE_OK(u.set_arg_pointer(kernel.get(), 0, out));
-    REQUIRE_OK(u.set_arg_pointer(kernel.get(), 1, table));
-    REQUIRE_OK(u.set_arg_pointer(kernel.get(), 2, spill));
+    REQUIRE_OK(clSetKernelExecInfo(kernel.get(), CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, nullptr));
+    REQUIRE_OK(clSetKernelArgSVMPointer(kernel.get(), 0, out));
+    REQUIRE_OK(clSetKernelArgSVMPointer(kernel.get(), 1, table));
+    REQUIRE_OK(clSetKernelArgSVMPointer(kernel.get(), 2, spill));
     memory.annotate_indirect_pointers(kernel.get());
     const size_t local = 64, global = (n + local - 1) / local * local;
     cl_event kernel_event = nullptr;
