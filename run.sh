@@ -24,7 +24,7 @@ packages=(
     libhwloc-dev catch2 python3
     clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
     llvm-spirv-15 clang-15
-    python3-pyopencl python-pyopencl-doc python3-pytest
+    python3-pyopencl python-pyopencl-doc python3-pytest python3-scipy
 )
 # piglit's OpenCL profile (conformance/piglit): 2 GB installed, almost all of
 # it OpenGL tests, so only `./run.sh conformance` installs it; without it the
