@@ -48,7 +48,13 @@ Result<core::PartitionRequest> parse_partition(const core::Device& device,
         }
         if (request.counts.empty())
             return Status(CL_INVALID_VALUE, "CL_DEVICE_PARTITION_BY_COUNTS with no count");
-        ++length; // the list end
+        // The list end (0) ends the property list too: nothing after it is
+        // read. Intel's Unified Runtime sends {BY_COUNTS, 1, 1, 0}, one 0 for
+        // both, and Intel's and PoCL's drivers take it; a second 0 is the
+        // same list.
+        request.properties.assign(properties, properties + length + 1);
+        request.properties.push_back(0);
+        return request;
     } else {
         request.kind = core::PartitionRequest::Kind::by_affinity_domain;
         const auto domain = static_cast<cl_device_affinity_domain>(properties[1]);
