@@ -39,7 +39,7 @@
 // are computed, and its time is at least a memcpy of the whole buffer, measured here. The same
 // rounds also run with USMCL_NUMA_DOMAINS=0 (both sub-devices share the host domain: zero-copy) as
 // the floor.
-#include "memory/validity.hpp"
+#include "memory/migration_planner.hpp"
 
 #include <CL/cl.h>
 

@@ -24,10 +24,12 @@ cl_icd_dispatch make_dispatch_table() {
     return table;
 }
 
+const cl_icd_dispatch dispatch_table = make_dispatch_table();
+
+// Hands the table to core when the library is loaded, before any object
+// exists (the loader calls nothing before dlopen returns).
+[[maybe_unused]] const bool dispatch_installed =
+    (core::install_icd_dispatch(&dispatch_table), true);
+
 } // namespace
 } // namespace usmcl::api
-
-const cl_icd_dispatch* usmcl::core::icd_dispatch() {
-    static const cl_icd_dispatch table = usmcl::api::make_dispatch_table();
-    return &table;
-}

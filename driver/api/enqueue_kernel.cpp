@@ -4,7 +4,7 @@
 #include "api/entrypoints.hpp"
 #include "core/kernel.hpp"
 #include "runtime/launcher.hpp"
-#include "runtime/small_vector.hpp"
+#include "support/small_vector.hpp"
 
 #include <cstring>
 
@@ -116,10 +116,10 @@ Status enqueue_ndrange(cl_command_queue command_queue, cl_kernel kernel_handle, 
     USMCL_CHECK(snapshot.released_argument < 0, CL_INVALID_KERNEL_ARGS,
                 "a memory object set as a kernel argument was released");
     size_t local_bytes = info.StaticLocalMemSize;
-    runtime::SmallVector<core::CommandQueue::MemoryUse, 4> uses;
-    runtime::SmallVector<size_t, 4> buffer_slots;
+    support::SmallVector<core::CommandQueue::MemoryUse, 4> uses;
+    support::SmallVector<size_t, 4> buffer_slots;
     // Per use: the image whose descriptor the slot gets, or null for a buffer.
-    runtime::SmallVector<const core::ImageDescription*, 4> slot_images;
+    support::SmallVector<const core::ImageDescription*, 4> slot_images;
     size_t image_count = 0;
     // The USM allocations the command may use, for clMemBlockingFreeINTEL.
     std::vector<const void*> usm_pointers = std::move(snapshot.usm_pointers);

@@ -6,7 +6,7 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "cpu/topology.hpp"
-#include "memory/validity.hpp"
+#include "memory/migration_planner.hpp"
 
 #include <CL/cl.h>
 

@@ -6,8 +6,8 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "runtime/command.hpp"
-#include "runtime/inline_function.hpp"
-#include "runtime/small_vector.hpp"
+#include "support/inline_function.hpp"
+#include "support/small_vector.hpp"
 
 #include <CL/cl.h>
 
@@ -28,7 +28,7 @@ public:
     // work_capacity bytes (a fill's 128-byte pattern, a kernel's range and
     // arguments) need no allocation of their own.
     static constexpr std::size_t work_capacity = 192;
-    using Work = runtime::InlineFunction<cl_int(), work_capacity>;
+    using Work = support::InlineFunction<cl_int(), work_capacity>;
 
     // A command of queue; work may be empty (markers, barriers). Inline
     // commands run on the thread that resolves their last dependency.
@@ -80,7 +80,7 @@ private:
     Work work_;
     // What the command uses, let go when it is over (with work_). Most
     // commands use one or two memory objects.
-    runtime::SmallVector<Ref<MemObject>, 2> held_;
+    support::SmallVector<Ref<MemObject>, 2> held_;
     bool inline_work_ = false;
     bool profiling_ = false;
     std::mutex callbacks_mutex_;

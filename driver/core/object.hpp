@@ -11,13 +11,16 @@
 
 #include "core/live_objects.hpp"
 
-#include <CL/cl_icd.h>
+#include <CL/cl.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <new>
 #include <utility>
+
+// The ICD loader's table of entry points (CL/cl_icd.h), opaque to core.
+struct _cl_icd_dispatch;
 
 namespace usmcl::core {
 
@@ -40,13 +43,15 @@ constexpr std::uint32_t live_magic(ObjectType type) {
 constexpr std::uint32_t dead_magic = 0x7553dead;
 
 struct IcdHeader {
-    const cl_icd_dispatch* dispatch;
+    const _cl_icd_dispatch* dispatch;
     std::uint32_t magic;
 };
 
-// The dispatch table every handle carries (defined by driver/api, which owns
-// the table; core only stamps it into new objects).
-const cl_icd_dispatch* icd_dispatch();
+// The dispatch table every handle carries: driver/api owns it (CL/cl_icd.h
+// is the API layer's) and installs it when the library is loaded; core only
+// stamps it into new objects.
+void install_icd_dispatch(const _cl_icd_dispatch* table);
+const _cl_icd_dispatch* icd_dispatch();
 
 } // namespace usmcl::core
 

@@ -8,7 +8,7 @@
 #include "core/event.hpp"
 #include "core/mem_object.hpp"
 #include "core/object.hpp"
-#include "runtime/function_ref.hpp"
+#include "support/function_ref.hpp"
 
 #include <CL/cl.h>
 
@@ -57,7 +57,7 @@ public:
     };
     // Builds a command's work from the addresses of its memory uses (called
     // once, before enqueue_with_memory returns: only referred to).
-    using WorkFactory = runtime::FunctionRef<Event::Work(std::span<std::byte* const> addresses)>;
+    using WorkFactory = support::FunctionRef<Event::Work(std::span<std::byte* const> addresses)>;
     // Enqueues a command that uses memory objects in the device's memory
     // domain: plans the migrations they need (copy commands it depends on),
     // keeps the objects alive until the command finishes (Event::hold). Fails with

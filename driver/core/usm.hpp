@@ -7,7 +7,7 @@
 #include "core/object.hpp"
 #include "core/result.hpp"
 #include "memory/usm_registry.hpp"
-#include "runtime/small_vector.hpp"
+#include "support/small_vector.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -67,7 +67,7 @@ private:
     struct Use {
         Ref<Event> event;
         // A copy uses two allocations, a fill one.
-        runtime::SmallVector<std::byte*, 2> bases;
+        support::SmallVector<std::byte*, 2> bases;
         unsigned indirect_kinds = 0;
     };
     void release_memory(const memory::UsmAllocation& allocation);

@@ -5,7 +5,7 @@
 // sub-devices of that node use it.
 #pragma once
 
-#include "memory/validity.hpp"
+#include "memory/migration_planner.hpp"
 
 #include <cstddef>
 #include <functional>

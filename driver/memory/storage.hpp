@@ -7,7 +7,7 @@
 #pragma once
 
 #include "memory/domain.hpp"
-#include "memory/validity.hpp"
+#include "memory/migration_planner.hpp"
 
 #include <cstddef>
 #include <cstdint>

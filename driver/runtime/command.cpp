@@ -1,7 +1,7 @@
 #include "runtime/command.hpp"
 
-#include "runtime/spin.hpp"
 #include "support/clock.hpp"
+#include "support/spin.hpp"
 
 #include <utility>
 #include <vector>
@@ -105,7 +105,7 @@ void Command::set_status(cl_int status, Timestamp stamp) {
 }
 
 bool Command::finish(cl_int status) {
-    SmallVector<Command*, 2> dependents;
+    support::SmallVector<Command*, 2> dependents;
     {
         std::lock_guard lock(mutex_);
         if (terminal_)
@@ -155,12 +155,12 @@ cl_int Command::wait() {
                 return false;
         }
     };
-    if (spin_until(done))
+    if (support::spin_until(done))
         return status_.load(std::memory_order_acquire);
     if (run_here())
         return status_.load(std::memory_order_acquire);
     if (status_.load(std::memory_order_acquire) == CL_RUNNING &&
-        spin_until(done, running_spin_ns - spin_ns))
+        support::spin_until(done, support::running_spin_ns - support::spin_ns))
         return status_.load(std::memory_order_acquire);
     current = status_.load(std::memory_order_acquire);
     while (current > CL_COMPLETE) {

@@ -9,7 +9,7 @@
 // of status (callbacks).
 #pragma once
 
-#include "runtime/small_vector.hpp"
+#include "support/small_vector.hpp"
 
 #include <CL/cl.h>
 
@@ -105,7 +105,7 @@ private:
     std::mutex mutex_; // guards dependents_ and terminal_
     bool terminal_ = false;
     // In an in-order queue a command has one dependent, the next command.
-    SmallVector<Command*, 2> dependents_;
+    support::SmallVector<Command*, 2> dependents_;
 };
 
 // Where ready commands run: a device's thread pool.

@@ -1,8 +1,8 @@
 #include "runtime/thread_pool.hpp"
 
 #include "runtime/fill_pattern.hpp"
-#include "runtime/spin.hpp"
 #include "support/log.hpp"
+#include "support/spin.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -30,9 +30,9 @@ struct Task {
 // One parallel_for: its chunks go to whoever takes them first. Kept alive
 // by everyone that joined, so a helper that comes late touches only this.
 struct ThreadPool::Job {
-    Job(FunctionRef<void(size_t)> body_, size_t count_, bool waiters_help_)
-        : body(body_), count(count_), waiters_help(waiters_help_) {}
-    FunctionRef<void(size_t)> body; // valid while done < count
+    Job(support::FunctionRef<void(size_t)> chunk_body, size_t chunk_count, bool helped)
+        : body(chunk_body), count(chunk_count), waiters_help(helped) {}
+    support::FunctionRef<void(size_t)> body; // valid while done < count
     size_t count;
     bool waiters_help;
     std::atomic<size_t> next{0};
@@ -169,7 +169,7 @@ void ThreadPool::work(const std::shared_ptr<State>& state) {
         // posted right after the last one, or a split, then starts without
         // the cost of waking a sleeping thread (tens of microseconds).
         lock.unlock();
-        spin_until([&] {
+        support::spin_until([&] {
             return state->queued.load(std::memory_order_acquire) != 0 ||
                    state->open.load(std::memory_order_acquire) != 0;
         });
@@ -210,7 +210,7 @@ bool ThreadPool::help_once() {
     return job && state_->take_chunk(*job);
 }
 
-void ThreadPool::parallel_for(size_t count, FunctionRef<void(size_t)> body, Split split) {
+void ThreadPool::parallel_for(size_t count, support::FunctionRef<void(size_t)> body, Split split) {
     if (count == 0)
         return;
     if (count == 1 || threads_.empty()) {
@@ -238,7 +238,7 @@ void ThreadPool::parallel_for(size_t count, FunctionRef<void(size_t)> body, Spli
     }
     // The chunks others took: wait for them to finish.
     for (unsigned round = 1; job->done.load(std::memory_order_acquire) < count; ++round) {
-        cpu_relax();
+        support::cpu_relax();
         if (round % 64 == 0)
             std::this_thread::yield();
     }

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "runtime/command.hpp"
-#include "runtime/function_ref.hpp"
+#include "support/function_ref.hpp"
 
 #include <condition_variable>
 #include <deque>
@@ -45,10 +45,10 @@ public:
     // workers, and returns when every call has returned. The calling thread
     // takes part, so it may be a worker of this pool.
     // body is only referred to (no copy, no allocation).
-    void parallel_for(size_t count, FunctionRef<void(size_t)> body) {
+    void parallel_for(size_t count, support::FunctionRef<void(size_t)> body) {
         parallel_for(count, body, Split{});
     }
-    void parallel_for(size_t count, FunctionRef<void(size_t)> body, Split split);
+    void parallel_for(size_t count, support::FunctionRef<void(size_t)> body, Split split);
     unsigned size() const { return static_cast<unsigned>(threads_.size()); }
 
     // Executor: what a thread waiting for a command of this pool may do.

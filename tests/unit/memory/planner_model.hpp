@@ -22,8 +22,8 @@
 // mapped to planner accesses the way driver/api does.
 #pragma once
 
+#include "memory/migration_planner.hpp"
 #include "memory/storage.hpp"
-#include "memory/validity.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The migration planner (Validity): behaviour of single accesses, and long
 // random sequences checked against the reference model of planner_model.hpp.
-#include "memory/validity.hpp"
+#include "memory/migration_planner.hpp"
 
 #include "planner_model.hpp"
 #include "seed.hpp"

@@ -11,7 +11,7 @@
 #include <immintrin.h>
 #endif
 
-namespace usmcl::runtime {
+namespace usmcl::support {
 
 // How long a thread watches for work or completion before it sleeps.
 inline constexpr std::uint64_t spin_ns = 30'000;
@@ -47,4 +47,4 @@ bool spin_until(Done&& done, std::uint64_t budget_ns = spin_ns) {
     }
 }
 
-} // namespace usmcl::runtime
+} // namespace usmcl::support

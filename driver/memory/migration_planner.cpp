@@ -1,4 +1,4 @@
-#include "memory/validity.hpp"
+#include "memory/migration_planner.hpp"
 
 namespace usmcl::memory {
 

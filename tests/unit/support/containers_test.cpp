@@ -1,10 +1,10 @@
-// The small containers of a command: runtime::SmallVector (inline elements,
-// then the heap), runtime::InlineFunction (inline captures, then the heap)
-// and runtime::FunctionRef. Elements and captures count their live copies,
+// The small containers of a command: support::SmallVector (inline elements,
+// then the heap), support::InlineFunction (inline captures, then the heap)
+// and support::FunctionRef. Elements and captures count their live copies,
 // so a leak or a double destruction shows as a wrong count.
-#include "runtime/function_ref.hpp"
-#include "runtime/inline_function.hpp"
-#include "runtime/small_vector.hpp"
+#include "support/function_ref.hpp"
+#include "support/inline_function.hpp"
+#include "support/small_vector.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,9 +14,9 @@
 
 namespace {
 
-using usmcl::runtime::FunctionRef;
-using usmcl::runtime::InlineFunction;
-using usmcl::runtime::SmallVector;
+using usmcl::support::FunctionRef;
+using usmcl::support::InlineFunction;
+using usmcl::support::SmallVector;
 
 // Counts the live instances; carries a value.
 struct Counted {

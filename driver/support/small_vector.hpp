@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace usmcl::runtime {
+namespace usmcl::support {
 
 template <class T, std::size_t N>
 class SmallVector {
@@ -145,4 +145,4 @@ private:
     alignas(T) std::byte inline_[N * sizeof(T)];
 };
 
-} // namespace usmcl::runtime
+} // namespace usmcl::support

@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace usmcl::runtime {
+namespace usmcl::support {
 
 template <class Signature>
 class FunctionRef;
@@ -44,4 +44,4 @@ private:
     R (*call_)(Pointer, Args...);
 };
 
-} // namespace usmcl::runtime
+} // namespace usmcl::support

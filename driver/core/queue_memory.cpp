@@ -1,8 +1,8 @@
 // Commands that use memory objects: migration planning at enqueue time.
 #include "core/platform.hpp"
 #include "core/queue.hpp"
-#include "runtime/small_vector.hpp"
 #include "runtime/thread_pool.hpp"
+#include "support/small_vector.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -63,18 +63,18 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
                                                  bool blocking) {
     // Lock every storage involved, in address order, for the whole plan.
     // The lists live on the stack for the usual few memory objects.
-    runtime::SmallVector<MemObject*, inline_uses> roots;
+    support::SmallVector<MemObject*, inline_uses> roots;
     roots.reserve(uses.size());
     for (const MemoryUse& use : uses)
         roots.push_back(&use.mem->root());
     std::sort(roots.begin(), roots.end());
     roots.truncate(static_cast<size_t>(std::unique(roots.begin(), roots.end()) - roots.begin()));
-    runtime::SmallVector<std::unique_lock<std::mutex>, inline_uses> locks;
+    support::SmallVector<std::unique_lock<std::mutex>, inline_uses> locks;
     locks.reserve(roots.size());
     for (MemObject* root : roots)
         locks.emplace_back(root->storage_mutex());
 
-    runtime::SmallVector<std::byte*, inline_uses> addresses;
+    support::SmallVector<std::byte*, inline_uses> addresses;
     std::vector<Ref<Event>> migration_dependencies;
     addresses.reserve(uses.size());
     bool multi_domain = false;

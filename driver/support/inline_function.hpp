@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <utility>
 
-namespace usmcl::runtime {
+namespace usmcl::support {
 
 template <class Signature, std::size_t Capacity>
 class InlineFunction;
@@ -112,4 +112,4 @@ private:
     alignas(std::max_align_t) std::byte storage_[Capacity];
 };
 
-} // namespace usmcl::runtime
+} // namespace usmcl::support
