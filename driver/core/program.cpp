@@ -230,6 +230,13 @@ void Program::mark_in_progress(const std::vector<Device*>& devices) {
             build->status = CL_BUILD_IN_PROGRESS;
 }
 
+void Program::end_in_progress(const std::vector<Device*>& devices) {
+    std::lock_guard lock(mutex_);
+    for (Device* device : devices)
+        if (DeviceBuild* build = find(*device); build && build->status == CL_BUILD_IN_PROGRESS)
+            build->status = CL_BUILD_ERROR;
+}
+
 bool Program::begin_build() {
     bool expected = false;
     return building_.compare_exchange_strong(expected, true);

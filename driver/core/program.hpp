@@ -95,6 +95,10 @@ public:
     // A build or compile is running (CL_INVALID_OPERATION for another).
     bool begin_build();
     void end_build();
+    // The devices' build status becomes CL_BUILD_IN_PROGRESS; after the
+    // build, CL_BUILD_ERROR where it still is (a build that stopped early).
+    void mark_in_progress(const std::vector<Device*>& devices);
+    void end_in_progress(const std::vector<Device*>& devices);
     // Kernels created from the program (no rebuild while any exists).
     void kernel_created() { kernels_.fetch_add(1); }
     void kernel_released() { kernels_.fetch_sub(1); }
@@ -106,7 +110,6 @@ private:
     friend class Object<Program, _cl_program, ObjectType::program>;
     ~Program();
     DeviceBuild* find(const Device& device);
-    void mark_in_progress(const std::vector<Device*>& devices);
 
     // The module's object (compile) or executable (build) from SPIR-V.
     kc::BuildResult translate_il(const std::string& options, bool executable) const;
