@@ -104,7 +104,8 @@ llvm::BasicBlock *bodyEntry(llvm::Function &WG);
 llvm::BasicBlock *exitBlock(llvm::Function &WG);
 
 // Attaches the work-item loop metadata to the latch terminator Latch:
-// vectorize.enable and, when AccessGroup is given, parallel_accesses.
+// vectorize.enable, unroll.runtime.disable and, when AccessGroup is given,
+// parallel_accesses.
 void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup);
 // Adds every memory access in Blocks that cannot overlap between work-items
 // (no private allocas shared by all, no atomics or volatile) to a new access
