@@ -75,7 +75,8 @@ llvm::PreservedAnalyses LargeGlobalsPass::run(llvm::Module &M,
   llvm::SmallVector<llvm::GlobalVariable *, 4> Large;
   for (llvm::GlobalVariable &GV : M.globals())
     if (!GV.isDeclaration() && !GV.isThreadLocal() &&
-        DL.getTypeAllocSize(GV.getValueType()) >= LargeGlobalThreshold)
+        DL.getTypeAllocSize(GV.getValueType()) >= LargeGlobalThreshold &&
+        GV.getAlign().valueOrOne().value() <= LargeGlobalMaxAlign)
       Large.push_back(&GV);
   for (llvm::GlobalVariable *GV : Large) {
     uint64_t Size = DL.getTypeAllocSize(GV->getValueType());

@@ -61,6 +61,8 @@ inline constexpr llvm::StringRef PrintfBufferPlaceholder = "__kc_printf_buffer";
 // when the initializer is not all zero, its first <init size> bytes in the
 // constant __kc_ginit.<name>.
 inline constexpr uint64_t LargeGlobalThreshold = 1 << 20;
+// The storage is page-aligned: a variable aligned beyond stays in the image.
+inline constexpr uint64_t LargeGlobalMaxAlign = 4096;
 inline constexpr llvm::StringRef LargeGlobalPrefix = "__kc_gvar.";
 inline constexpr llvm::StringRef LargeGlobalInitPrefix = "__kc_ginit.";
 std::string largeGlobalSymbol(uint64_t Size, uint64_t InitSize,
