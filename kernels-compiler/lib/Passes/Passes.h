@@ -21,6 +21,8 @@
 //   CanonicalizeBarriers   barrier calls to __kc_barrier, alone in a block
 //   SubCfgFormation        kernels with barriers: sub-CFGs in work-item loops
 //   WorkItemLoops          kernels without barriers: one loop nest
+//   LocalAtomics           atomics on __local memory as plain accesses (a
+//                          work-group runs on one thread)
 //   LargeGlobals           program-scope variables of 1 MiB or more to
 //                          storage outside the JIT's image (WorkGroupABI.h)
 //
@@ -82,6 +84,11 @@ struct SubCfgFormationPass : llvm::PassInfoMixin<SubCfgFormationPass> {
 };
 
 struct WorkItemLoopsPass : llvm::PassInfoMixin<WorkItemLoopsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+};
+
+struct LocalAtomicsPass : llvm::PassInfoMixin<LocalAtomicsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &AM);
 };

@@ -87,6 +87,7 @@ void runWorkGroupPipeline(llvm::Module &M, bool OptDisable) {
   FPM.addPass(CanonicalizeBarriersPass());
   FPM.addPass(SubCfgFormationPass());
   FPM.addPass(WorkItemLoopsPass());
+  FPM.addPass(LocalAtomicsPass());
   MPM.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(FPM)));
   MPM.addPass(llvm::InternalizePass([](const llvm::GlobalValue &GV) {
     const auto *F = llvm::dyn_cast<llvm::Function>(&GV);
@@ -136,6 +137,8 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
           FPM.addPass(SubCfgFormationPass());
         else if (Name == "kc-work-item-loops")
           FPM.addPass(WorkItemLoopsPass());
+        else if (Name == "kc-local-atomics")
+          FPM.addPass(LocalAtomicsPass());
         else
           return false;
         return true;
