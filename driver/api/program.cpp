@@ -39,19 +39,27 @@ Result<std::vector<core::Device*>> build_devices(const Program& program, cl_uint
 }
 
 // Runs body now, or (with pfn_notify) on a thread of its own, calling
-// pfn_notify when it is done. The program is kept alive meanwhile.
+// pfn_notify when it is done. The program is kept alive meanwhile. The
+// devices' status is CL_BUILD_IN_PROGRESS before this returns: an
+// application polling it right after an asynchronous clCompileProgram must
+// not see CL_BUILD_NONE (the CTS's compile_and_link_status_options_log did,
+// and took it for a failure).
 template <class Body>
-Status run_build(Program& program, Notify pfn_notify, void* user_data, Body body) {
+Status run_build(Program& program, const std::vector<core::Device*>& devices, Notify pfn_notify,
+                 void* user_data, Body body) {
     if (!program.begin_build())
         return {CL_INVALID_OPERATION, "a build of the program is running"};
+    program.mark_in_progress(devices);
     if (!pfn_notify) {
         const Status status = body();
+        program.end_in_progress(devices);
         program.end_build();
         return status;
     }
     core::Ref<Program> keep(&program);
-    std::thread([keep, pfn_notify, user_data, body]() mutable {
+    std::thread([keep, devices, pfn_notify, user_data, body]() mutable {
         (void)body();
+        keep->end_in_progress(devices);
         keep->end_build();
         pfn_notify(keep->handle(), user_data);
     }).detach();
@@ -250,10 +258,9 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
         const std::string text = options_of(options);
         USMCL_CHECK(core::compiler().checkCompileOptions(text, error), CL_INVALID_BUILD_OPTIONS,
                     "invalid build options");
-        return run_build(*object, pfn_notify, user_data,
-                         [object, list = std::move(devices).value(), text] {
-                             return object->build(list, text);
-                         });
+        std::vector<core::Device*> list = std::move(devices).value();
+        return run_build(*object, list, pfn_notify, user_data,
+                         [object, list, text] { return object->build(list, text); });
     });
 }
 
@@ -288,10 +295,10 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
         const std::string text = options_of(options);
         USMCL_CHECK(core::compiler().checkCompileOptions(text, error), CL_INVALID_COMPILER_OPTIONS,
                     "invalid compiler options");
-        return run_build(*object, pfn_notify, user_data,
-                         [object, list = std::move(devices).value(), text, headers] {
-                             return object->compile(list, text, headers);
-                         });
+        std::vector<core::Device*> list = std::move(devices).value();
+        return run_build(*object, list, pfn_notify, user_data, [object, list, text, headers] {
+            return object->compile(list, text, headers);
+        });
     });
 }
 

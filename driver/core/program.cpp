@@ -239,11 +239,20 @@ std::vector<Device*> Program::covered_by(const std::vector<Device*>& devices) co
     return covered;
 }
 
-void Program::mark_in_progress(const std::vector<Device*>& devices) {
+void Program::mark_in_progress(const std::vector<Device*>& named) {
+    const std::vector<Device*> devices = covered_by(named);
     std::lock_guard lock(mutex_);
     for (Device* device : devices)
         if (DeviceBuild* build = find(*device))
             build->status = CL_BUILD_IN_PROGRESS;
+}
+
+void Program::end_in_progress(const std::vector<Device*>& named) {
+    const std::vector<Device*> devices = covered_by(named);
+    std::lock_guard lock(mutex_);
+    for (Device* device : devices)
+        if (DeviceBuild* build = find(*device); build && build->status == CL_BUILD_IN_PROGRESS)
+            build->status = CL_BUILD_ERROR;
 }
 
 bool Program::begin_build() {

@@ -97,6 +97,10 @@ public:
     // A build or compile is running (CL_INVALID_OPERATION for another).
     bool begin_build();
     void end_build();
+    // The devices' build status becomes CL_BUILD_IN_PROGRESS; after the
+    // build, CL_BUILD_ERROR where it still is (a build that stopped early).
+    void mark_in_progress(const std::vector<Device*>& devices);
+    void end_in_progress(const std::vector<Device*>& devices);
     // Kernels created from the program (no rebuild while any exists).
     void kernel_created() { kernels_.fetch_add(1); }
     void kernel_released() { kernels_.fetch_sub(1); }
@@ -108,7 +112,6 @@ private:
     DeviceBuild* find(const Device& device);
     // The program's devices that share a root device with one of devices.
     std::vector<Device*> covered_by(const std::vector<Device*>& devices) const;
-    void mark_in_progress(const std::vector<Device*>& devices);
 
     // The module's object (compile) or executable (build) from SPIR-V.
     kc::BuildResult translate_il(const std::string& options, bool executable) const;

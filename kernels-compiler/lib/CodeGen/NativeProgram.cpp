@@ -4,6 +4,8 @@
 // host (CodeGen.cpp) or read from the on-disk cache. Only the host library
 // functions (libm, memcpy & co.) resolve, to their addresses in this process.
 // Every work-group function is looked up once here, so lookup() is a map read.
+// Large program-scope variables (Passes/LargeGlobals.cpp) get their storage
+// here, outside the JIT's image, when the object asks for them.
 //
 //===----------------------------------------------------------------------===//
 #include "Binary/ModuleImpl.h"
@@ -24,11 +26,77 @@
 #include <llvm/Support/Error.h>
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <sys/mman.h>
+
+#include <cstring>
 #include <map>
+#include <mutex>
 
 namespace kc {
 
 namespace {
+
+// Storage of the large program-scope variables: anonymous mappings, zero
+// until touched, as long as the JIT (which owns this generator) lives.
+class LargeGlobalStorage final : public llvm::orc::DefinitionGenerator {
+public:
+  struct Variable {
+    std::string Name; // without the prefix
+    void *Address;
+    uint64_t Size;
+    uint64_t InitSize;
+  };
+
+  ~LargeGlobalStorage() override {
+    for (const Variable &V : Variables)
+      munmap(V.Address, V.Size);
+  }
+
+  llvm::Error
+  tryToGenerate(llvm::orc::LookupState &, llvm::orc::LookupKind,
+                llvm::orc::JITDylib &JD, llvm::orc::JITDylibLookupFlags,
+                const llvm::orc::SymbolLookupSet &Symbols) override {
+    llvm::orc::SymbolMap New;
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (const auto &[Symbol, Flags] : Symbols) {
+      uint64_t Size = 0, InitSize = 0;
+      llvm::StringRef Name;
+      if (!parseLargeGlobalSymbol(*Symbol, Size, InitSize, Name))
+        continue;
+      void *Address = mmap(nullptr, Size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (Address == MAP_FAILED)
+        return llvm::createStringError(
+            std::errc::not_enough_memory,
+            "cannot allocate %llu bytes for the program-scope variable %s",
+            static_cast<unsigned long long>(Size), Name.str().c_str());
+      Variables.push_back({Name.str(), Address, Size, InitSize});
+      New[Symbol] = {llvm::orc::ExecutorAddr::fromPtr(Address),
+                     llvm::JITSymbolFlags::Exported};
+    }
+    if (New.empty())
+      return llvm::Error::success();
+    return JD.define(llvm::orc::absoluteSymbols(std::move(New)));
+  }
+
+  // Copies the initializers (__kc_ginit.<name>) into the storage.
+  llvm::Error initialize(llvm::orc::LLJIT &JIT) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    for (const Variable &V : Variables) {
+      if (V.InitSize == 0)
+        continue;
+      auto Init = JIT.lookup((LargeGlobalInitPrefix + V.Name).str());
+      if (!Init)
+        return Init.takeError();
+      std::memcpy(V.Address, Init->toPtr<const void *>(), V.InitSize);
+    }
+    return llvm::Error::success();
+  }
+
+private:
+  std::mutex Mutex;
+  std::vector<Variable> Variables;
+};
 
 class NativeProgramImpl final : public NativeProgram {
 public:
@@ -48,6 +116,7 @@ private:
 };
 
 std::unique_ptr<llvm::orc::LLJIT> createJIT(const HostTarget &Host,
+                                            LargeGlobalStorage *&Storage,
                                             std::string &Error) {
   llvm::orc::JITTargetMachineBuilder Builder{llvm::Triple(Host.Triple)};
   Builder.setCPU(Host.CPU);
@@ -79,13 +148,17 @@ std::unique_ptr<llvm::orc::LLJIT> createJIT(const HostTarget &Host,
     Error = llvm::toString(std::move(E));
     return nullptr;
   }
+  auto Generator = std::make_unique<LargeGlobalStorage>();
+  Storage = Generator.get();
+  (*JIT)->getMainJITDylib().addGenerator(std::move(Generator));
   return std::move(*JIT);
 }
 
 std::unique_ptr<NativeProgram>
 loadObject(const ModuleImpl &Executable, const HostTarget &Host,
            std::unique_ptr<llvm::MemoryBuffer> Object, std::string &Error) {
-  std::unique_ptr<llvm::orc::LLJIT> JIT = createJIT(Host, Error);
+  LargeGlobalStorage *Storage = nullptr;
+  std::unique_ptr<llvm::orc::LLJIT> JIT = createJIT(Host, Storage, Error);
   if (!JIT)
     return nullptr;
   // Built with -g: let GDB see the code (best effort).
@@ -106,6 +179,11 @@ loadObject(const ModuleImpl &Executable, const HostTarget &Host,
       return nullptr;
     }
     Functions.emplace(Kernel.Name, Address->toPtr<WorkGroupFunction>());
+  }
+  // Every kernel is linked now, and with it every variable it uses.
+  if (llvm::Error E = Storage->initialize(*JIT)) {
+    Error = llvm::toString(std::move(E));
+    return nullptr;
   }
   return std::make_unique<NativeProgramImpl>(std::move(JIT),
                                              std::move(Functions));

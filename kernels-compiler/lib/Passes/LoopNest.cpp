@@ -6,6 +6,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
 
 namespace kc {
 
@@ -51,7 +52,19 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
         B.CreateAdd(Nest.Ids[D], B.getInt64(1), "", /*HasNUW=*/true);
     Nest.Ids[D]->addIncoming(Next, Latches[D]);
     llvm::Value *More = B.CreateICmpULT(Next, LocalSizes[D]);
-    B.CreateCondBr(More, Headers[D], D == 2 ? Exit : Latches[D + 1]);
+    llvm::BranchInst *Br =
+        B.CreateCondBr(More, Headers[D], D == 2 ? Exit : Latches[D + 1]);
+    // The y and z loops are not unrolled at run time either (the x loop's
+    // metadata says so for it, markWorkItemLoop): a copy of the whole x
+    // loop nest, vectorized or not, gains nothing.
+    if (D > 0) {
+      llvm::MDNode *Loop = llvm::MDNode::getDistinct(
+          C, {nullptr, llvm::MDNode::get(
+                           C, {llvm::MDString::get(
+                                  C, "llvm.loop.unroll.runtime.disable")})});
+      Loop->replaceOperandWith(0, Loop);
+      Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
+    }
   }
   Nest.InnerHeader = Headers[0];
   Nest.Latch = Latches[0];

@@ -5,6 +5,8 @@
 //   Printf                 printf calls to records in the printf buffer
 //                          (first, before anything turns them into puts)
 //   InlineIntoKernels      every call in a kernel inlined (kernels included)
+//   SafeDivision           integer division and remainder that never trap
+//                          (divisor 1 for x / 0 and INT_MIN / -1)
 //   WorkGroupFunction      <kernel>_wg(Args, Ctx): arguments unpacked from the
 //                          argument buffer, the kernel inlined into it
 //   WorkItemBuiltins       get_global_id & co. from the launch context and
@@ -19,6 +21,10 @@
 //   CanonicalizeBarriers   barrier calls to __kc_barrier, alone in a block
 //   SubCfgFormation        kernels with barriers: sub-CFGs in work-item loops
 //   WorkItemLoops          kernels without barriers: one loop nest
+//   LocalAtomics           atomics on __local memory as plain accesses (a
+//                          work-group runs on one thread)
+//   LargeGlobals           program-scope variables of 1 MiB or more to
+//                          storage outside the JIT's image (WorkGroupABI.h)
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -41,6 +47,11 @@ struct GenericAddressSpacePass : llvm::PassInfoMixin<GenericAddressSpacePass> {
 
 struct InlineIntoKernelsPass : llvm::PassInfoMixin<InlineIntoKernelsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+struct SafeDivisionPass : llvm::PassInfoMixin<SafeDivisionPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 struct WorkGroupFunctionPass : llvm::PassInfoMixin<WorkGroupFunctionPass> {
@@ -75,6 +86,15 @@ struct SubCfgFormationPass : llvm::PassInfoMixin<SubCfgFormationPass> {
 struct WorkItemLoopsPass : llvm::PassInfoMixin<WorkItemLoopsPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &AM);
+};
+
+struct LocalAtomicsPass : llvm::PassInfoMixin<LocalAtomicsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
+};
+
+struct LargeGlobalsPass : llvm::PassInfoMixin<LargeGlobalsPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
 };
 
 } // namespace kc

@@ -86,6 +86,15 @@ void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup) {
     Ops.push_back(llvm::MDNode::get(
         C,
         {llvm::MDString::get(C, "llvm.loop.parallel_accesses"), AccessGroup}));
+  // No runtime unrolling: the vector loop the vectorizer makes of it gets
+  // this anyway (it interleaves instead), and what is left is the scalar
+  // remainder (fewer iterations than the vector epilogue's width) or a loop
+  // that did not vectorize (atomics, gathers); unrolled 8 times with a
+  // prologue (the host's LoopUnroll does so on Zen), they doubled the code
+  // and the time of code generation (loop strength reduction above all)
+  // for no speed.
+  Ops.push_back(llvm::MDNode::get(
+      C, {llvm::MDString::get(C, "llvm.loop.unroll.runtime.disable")}));
   llvm::MDNode *Loop = llvm::MDNode::getDistinct(C, Ops);
   Loop->replaceOperandWith(0, Loop);
   LatchTerm->setMetadata(llvm::LLVMContext::MD_loop, Loop);

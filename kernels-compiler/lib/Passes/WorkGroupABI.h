@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace llvm {
 class BasicBlock;
@@ -53,6 +54,21 @@ inline constexpr llvm::StringRef WorkItemArrayMD = "kc.work_item_array";
 // calls it wherever printf was called, PrintfBufferPass replaces it in the
 // work-group functions.
 inline constexpr llvm::StringRef PrintfBufferPlaceholder = "__kc_printf_buffer";
+
+// Program-scope variables of at least LargeGlobalThreshold bytes live outside
+// the JIT's image (LargeGlobalsPass): an external declaration
+// __kc_gvar.<size>.<init size>.<name> whose storage the JIT allocates, and,
+// when the initializer is not all zero, its first <init size> bytes in the
+// constant __kc_ginit.<name>.
+inline constexpr uint64_t LargeGlobalThreshold = 1 << 20;
+// The storage is page-aligned: a variable aligned beyond stays in the image.
+inline constexpr uint64_t LargeGlobalMaxAlign = 4096;
+inline constexpr llvm::StringRef LargeGlobalPrefix = "__kc_gvar.";
+inline constexpr llvm::StringRef LargeGlobalInitPrefix = "__kc_ginit.";
+std::string largeGlobalSymbol(uint64_t Size, uint64_t InitSize,
+                              llvm::StringRef Name);
+bool parseLargeGlobalSymbol(llvm::StringRef Symbol, uint64_t &Size,
+                            uint64_t &InitSize, llvm::StringRef &Name);
 
 // Byte offsets of the launch context fields, shared with the driver.
 namespace ctx {
@@ -90,7 +106,8 @@ llvm::BasicBlock *bodyEntry(llvm::Function &WG);
 llvm::BasicBlock *exitBlock(llvm::Function &WG);
 
 // Attaches the work-item loop metadata to the latch terminator Latch:
-// vectorize.enable and, when AccessGroup is given, parallel_accesses.
+// vectorize.enable, unroll.runtime.disable and, when AccessGroup is given,
+// parallel_accesses.
 void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup);
 // Adds every memory access in Blocks that cannot overlap between work-items
 // (no private allocas shared by all, no atomics or volatile) to a new access

@@ -65,6 +65,8 @@ void runKernelSimplificationPipeline(llvm::Module &M, bool OptDisable) {
     FPM.addPass(llvm::SimplifyCFGPass());
     FPM.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
   }
+  // After the clean-up, so that constant divisors are known as such.
+  FPM.addPass(SafeDivisionPass());
   MPM.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(FPM)));
   MPM.addPass(llvm::createModuleToPostOrderCGSCCPassAdaptor(
       llvm::PostOrderFunctionAttrsPass()));
@@ -85,12 +87,14 @@ void runWorkGroupPipeline(llvm::Module &M, bool OptDisable) {
   FPM.addPass(CanonicalizeBarriersPass());
   FPM.addPass(SubCfgFormationPass());
   FPM.addPass(WorkItemLoopsPass());
+  FPM.addPass(LocalAtomicsPass());
   MPM.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(FPM)));
   MPM.addPass(llvm::InternalizePass([](const llvm::GlobalValue &GV) {
     const auto *F = llvm::dyn_cast<llvm::Function>(&GV);
     return F && isWorkGroupFunction(*F);
   }));
   MPM.addPass(llvm::GlobalDCEPass());
+  MPM.addPass(LargeGlobalsPass());
   MPM.run(M, A.MAM);
 }
 
@@ -112,6 +116,8 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
           MPM.addPass(PrintfPass());
         else if (Name == "kc-printf-buffer")
           MPM.addPass(PrintfBufferPass());
+        else if (Name == "kc-large-globals")
+          MPM.addPass(LargeGlobalsPass());
         else if (Name == "kc-generic-address-space")
           MPM.addPass(GenericAddressSpacePass());
         else
@@ -121,7 +127,9 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
   A.PB.registerPipelineParsingCallback(
       [](llvm::StringRef Name, llvm::FunctionPassManager &FPM,
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
-        if (Name == "kc-implicit-loop-barriers")
+        if (Name == "kc-safe-division")
+          FPM.addPass(SafeDivisionPass());
+        else if (Name == "kc-implicit-loop-barriers")
           FPM.addPass(ImplicitLoopBarriersPass());
         else if (Name == "kc-canonicalize-barriers")
           FPM.addPass(CanonicalizeBarriersPass());
@@ -129,6 +137,8 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
           FPM.addPass(SubCfgFormationPass());
         else if (Name == "kc-work-item-loops")
           FPM.addPass(WorkItemLoopsPass());
+        else if (Name == "kc-local-atomics")
+          FPM.addPass(LocalAtomicsPass());
         else
           return false;
         return true;

@@ -145,3 +145,49 @@ TEST_CASE("each device of a program has its own program-scope globals", "[kernel
     for (cl_device_id sub : subs)
         REQUIRE_OK(clReleaseDevice(sub));
 }
+
+// CTS basic progvar_prog_scope_misc (issue 18): a variable of
+// CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE bytes (gigabytes: beyond the reach of
+// the JIT image's 32-bit fixups) links, runs and keeps what was written.
+TEST_CASE("a program-scope variable of the device's maximum size builds and runs",
+          "[kernels][globals]") {
+    Fixture f;
+    size_t max_size = 0;
+    REQUIRE_OK(clGetDeviceInfo(f.device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof max_size,
+                               &max_size, nullptr));
+    const std::string source = "uchar var[" + std::to_string(max_size) +
+                               "];\n"
+                               "kernel void writer(global const uchar* src) {\n"
+                               "    var[get_global_id(0)] = src[get_global_id(0) - "
+                               "get_global_offset(0)];\n"
+                               "}\n"
+                               "kernel void reader(global uchar* dst) {\n"
+                               "    dst[get_global_id(0) - get_global_offset(0)] = "
+                               "var[get_global_id(0)];\n"
+                               "}\n";
+    ProgramPtr program = f.build(source, "-cl-std=CL3.0");
+    REQUIRE(build_info<size_t>(program.get(), f.device,
+                               CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE) >= max_size);
+    KernelPtr writer = make_kernel(program.get(), "writer");
+    KernelPtr reader = make_kernel(program.get(), "reader");
+    constexpr size_t chunk = 64 * 1024;
+    const size_t offsets[] = {0, max_size / 2 + 1, max_size - chunk};
+    for (size_t offset : offsets) {
+        std::vector<cl_uchar> data(chunk);
+        for (size_t i = 0; i < chunk; ++i)
+            data[i] = static_cast<cl_uchar>(i * 13 + offset % 251);
+        MemPtr src = make_buffer<cl_uchar>(f.ctx(), data);
+        set_arg(writer.get(), 0, src);
+        run(f.q(), writer.get(), 1, &chunk, nullptr, &offset);
+    }
+    for (size_t offset : offsets) {
+        std::vector<cl_uchar> expected(chunk);
+        for (size_t i = 0; i < chunk; ++i)
+            expected[i] = static_cast<cl_uchar>(i * 13 + offset % 251);
+        MemPtr dst = make_buffer<cl_uchar>(f.ctx(), chunk);
+        set_arg(reader.get(), 0, dst);
+        run(f.q(), reader.get(), 1, &chunk, nullptr, &offset);
+        INFO("offset " << offset);
+        REQUIRE(read_buffer<cl_uchar>(f.q(), dst.get(), chunk) == expected);
+    }
+}

@@ -220,3 +220,37 @@ TEST_CASE("clBuildProgram calls pfn_notify once when the build is done") {
         CHECK(linked_notified.calls.load() == 1);
     }
 }
+
+// CTS compiler compile_and_link_status_options_log (issue 18): polled right
+// after an asynchronous clCompileProgram or clBuildProgram returns, the
+// status was CL_BUILD_NONE (the build thread had not started) and the CTS
+// took it for a failure. It must be in progress or done.
+TEST_CASE("right after an asynchronous build returns, its status is in progress or done") {
+    Fixture f;
+    // 256 kernels declared and called from one: the CTS's program.
+    std::string source;
+    for (int i = 0; i < 256; ++i)
+        source += "extern kernel void CopyBuffer" + std::to_string(i) +
+                  "(global float* src, global float* dst);\n";
+    source += "kernel void CompositeKernel(global float* src, global float* dst) {\n";
+    for (int i = 0; i < 256; ++i)
+        source += "    CopyBuffer" + std::to_string(i) + "(src, dst);\n";
+    source += "}\n";
+    for (bool compile_only : {true, false}) {
+        INFO((compile_only ? "clCompileProgram" : "clBuildProgram"));
+        Notified notified;
+        notified.device = f.device;
+        ProgramPtr program = create_program(f.ctx(), compile_only ? source : three_kernels);
+        if (compile_only)
+            REQUIRE_OK(clCompileProgram(program.get(), 1, &f.device, nullptr, 0, nullptr, nullptr,
+                                        record_notify, &notified));
+        else
+            REQUIRE_OK(clBuildProgram(program.get(), 1, &f.device, "-DFACTOR=2", record_notify,
+                                      &notified));
+        const cl_build_status status = build_status(program.get(), f.device);
+        CHECK((status == CL_BUILD_IN_PROGRESS || status == CL_BUILD_SUCCESS));
+        REQUIRE(wait_for_count(notified.calls, 1));
+        CHECK(notified.status.load() == CL_BUILD_SUCCESS);
+        CHECK(build_status(program.get(), f.device) == CL_BUILD_SUCCESS);
+    }
+}
