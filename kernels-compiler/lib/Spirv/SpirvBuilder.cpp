@@ -339,7 +339,7 @@ void Builder::readGlobalVariable(const Instruction &I) {
     Name = D->Text;
     const auto Kind = static_cast<spv::LinkageType>(D->Args.at(0));
     Linkage = Kind == spv::LinkageType::LinkOnceODR
-                  ? llvm::GlobalValue::LinkOnceODRLinkage
+                  ? llvm::GlobalValue::WeakODRLinkage
                   : llvm::GlobalValue::ExternalLinkage;
     if (Kind == spv::LinkageType::Import)
       Init = nullptr;
@@ -372,12 +372,15 @@ void Builder::declareFunction(size_t At) {
   std::string Name(Spirv.name(Id));
   auto Linkage = llvm::GlobalValue::InternalLinkage;
   const EntryPoint *Entry = Spirv.entryPoint(Id);
+  // LinkOnceODR: weak_odr, not linkonce_odr, so that a definition no
+  // function of its own module calls still reaches the modules linked
+  // with it (the linker drops unreferenced linkonce definitions).
   if (const Decoration *D =
           Spirv.decoration(Id, spv::Decoration::LinkageAttributes)) {
     Name = D->Text;
     Linkage = static_cast<spv::LinkageType>(D->Args.at(0)) ==
                       spv::LinkageType::LinkOnceODR
-                  ? llvm::GlobalValue::LinkOnceODRLinkage
+                  ? llvm::GlobalValue::WeakODRLinkage
                   : llvm::GlobalValue::ExternalLinkage;
   }
   if (Entry) {
