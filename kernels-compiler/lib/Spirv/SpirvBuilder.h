@@ -44,6 +44,7 @@ private:
   bool translateControl(const Instruction &I);
   bool translateAtomic(const Instruction &I);
   bool translateImage(const Instruction &I);
+  bool translateGroupCopy(const Instruction &I);
   void translateExtInst(const Instruction &I);
   llvm::Value *specConstantOp(const Instruction &I);
   void setBuiltInCopies(llvm::Function &F, size_t Begin, size_t End);

@@ -294,6 +294,54 @@ void Builder::translateExtInst(const Instruction &I) {
   define(I[1], I[0], call(mangle(Name, ArgTypes, Signs, Const), Ret, Args));
 }
 
+// async_work_group_copy & co., wait_group_events and get_fence, which the
+// core instructions of the Kernel capability stand for.
+bool Builder::translateGroupCopy(const Instruction &I) {
+  switch (I.Opcode) {
+  case Op::OpGroupAsyncCopy: {
+    // Result type, result, scope, destination, source, count, stride, event.
+    const bool Strided =
+        !llvm::isa<llvm::ConstantInt>(value(I[6])) || constantInt(I[6]) != 1;
+    std::vector<uint32_t> Types = {typeOf(I[3]), typeOf(I[4]), typeOf(I[5])};
+    std::vector<llvm::Value *> Args = {pointer(I[3]), pointer(I[4]),
+                                       integer(I[5])};
+    std::vector<int> Signs = {1, 1, 0};
+    if (Strided) {
+      Types.push_back(typeOf(I[6]));
+      Args.push_back(integer(I[6]));
+      Signs.push_back(0);
+    }
+    Types.push_back(typeOf(I[7]));
+    Args.push_back(value(I[7]));
+    Signs.push_back(1);
+    define(I[1], I[0],
+           call(mangle(Strided ? "async_work_group_strided_copy"
+                               : "async_work_group_copy",
+                       Types, Signs, {0, 1}),
+                llvmType(I[0]), Args));
+    return true;
+  }
+  case Op::OpGroupWaitEvents:
+    // Scope, count, the events.
+    call(mangle("wait_group_events", {typeOf(I[1]), typeOf(I[2])}, {1, 1}),
+         B.getVoidTy(), {integer(I[1]), pointer(I[2])});
+    return true;
+  case Op::OpGenericPtrMemSemantics: {
+    // get_fence's CLK_LOCAL_MEM_FENCE (1) and CLK_GLOBAL_MEM_FENCE (2) are
+    // the WorkgroupMemory (0x100) and CrossWorkgroupMemory (0x200) bits.
+    // The name the generic address space pass knows (the library's).
+    llvm::Value *P = pointer(I[2]);
+    if (P->getType()->getPointerAddressSpace() != 4)
+      fail("OpGenericPtrMemSemantics of a pointer that is not generic");
+    llvm::Value *Fence = call("_Z9get_fencePU9CLgenericv", B.getInt32Ty(), {P});
+    define(I[1], I[0], resizeInt(B.CreateShl(Fence, 8), llvmType(I[0]), false));
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
 bool Builder::translateImage(const Instruction &I) {
   switch (I.Opcode) {
   case Op::OpSampledImage: {

@@ -1196,7 +1196,8 @@ void Builder::translate(const Instruction &I) {
   }
   if (translateArithmetic(I) || translateConversion(I) ||
       translateComparison(I) || translateComposite(I) || translateMemory(I) ||
-      translateControl(I) || translateAtomic(I) || translateImage(I))
+      translateControl(I) || translateAtomic(I) || translateImage(I) ||
+      translateGroupCopy(I))
     return;
   fail(spirvOpcodeName(static_cast<uint32_t>(I.Opcode)) +
        " is not supported in a function");

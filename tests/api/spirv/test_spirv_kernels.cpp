@@ -112,6 +112,35 @@ TEST_CASE("SPIR-V kernels give the results of the same kernels from source", "[s
                   std::accumulate(in.begin() + g * local, in.begin() + (g + 1) * local, 0));
     }
 
+    SECTION("asynchronous copies, wait_group_events and get_fence") {
+        const size_t n = 256, local = 32;
+        std::vector<cl_int> in(n);
+        std::iota(in.begin(), in.end(), 100);
+        MemPtr input = make_buffer(f.ctx(), in);
+        const ProgramPair cl3 = both_programs(f, "async", "-cl-std=CL3.0");
+        const std::vector<cl_int> out = both_results(cl3, [&](cl_program program) {
+            KernelPtr kernel = make_kernel(program, "async_copy");
+            MemPtr result = make_buffer(f.ctx(), std::vector<cl_int>(2 * n, -1));
+            MemPtr fences = make_buffer(f.ctx(), std::vector<cl_int>(n, -1));
+            set_arg(kernel.get(), 0, input);
+            set_arg(kernel.get(), 1, result);
+            set_local_arg(kernel.get(), 2, local * sizeof(cl_int));
+            set_arg(kernel.get(), 3, fences);
+            run_1d(f.q(), kernel.get(), n, local);
+            std::vector<cl_int> all = read_buffer<cl_int>(f.q(), result.get(), 2 * n);
+            const std::vector<cl_int> got = read_buffer<cl_int>(f.q(), fences.get(), n);
+            all.insert(all.end(), got.begin(), got.end());
+            return all;
+        });
+        for (size_t g = 0; g < n / local; ++g)
+            for (size_t i = 0; i < local; ++i) {
+                CHECK(out[g * 2 * local + 2 * i] == in[g * local + local - 1 - i]);
+                CHECK(out[g * 2 * local + 2 * i + 1] == -1);
+            }
+        for (size_t i = 0; i < n; ++i)
+            CHECK(out[2 * n + i] == 1); // CLK_LOCAL_MEM_FENCE
+    }
+
     SECTION("a __local array declared in the kernel") {
         const size_t n = 256, local = 64;
         std::vector<cl_int> in(n);
