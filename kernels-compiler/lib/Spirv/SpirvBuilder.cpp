@@ -219,6 +219,21 @@ void Builder::readType(const Instruction &I) {
   Types[Id] = std::move(T);
 }
 
+// OpTypeForwardPointer: the pointer type exists (opaque pointers need no
+// pointee) before its OpTypePointer names the pointee.
+void Builder::declareForwardPointer(const Instruction &I) {
+  const int AS = addressSpaceOf(I[1]);
+  if (AS < 0)
+    fail("storage class " + std::to_string(I[1]) + " is not supported");
+  if (I[0] >= Types.size())
+    fail("OpTypeForwardPointer of an id not below the bound");
+  auto T = std::make_unique<Type>();
+  T->Kind = Op::OpTypePointer;
+  T->Storage = I[1];
+  T->LLVM = llvm::PointerType::get(C, AS);
+  Types[I[0]] = std::move(T);
+}
+
 void Builder::readConstant(const Instruction &I) {
   const uint32_t TypeId = I[0], Id = I[1];
   llvm::Type *Ty =
@@ -540,24 +555,19 @@ void Builder::defineFunction(size_t &At) {
     return;
   }
   Entry = nullptr;
-  bool First = true;
-  for (size_t I = At + 1; I < End; ++I) {
-    const Instruction &Inst = Insts[I];
-    if (Inst.Opcode == Op::OpFunctionParameter)
-      continue;
-    if (Inst.Opcode == Op::OpLabel) {
-      llvm::BasicBlock *BB = Blocks.at(Inst[0]);
-      B.SetInsertPoint(BB);
-      if (First) {
-        Entry = BB;
-        setBuiltInCopies(*F, At + 1, End);
-        First = false;
-      }
-      continue;
+  // The blocks in reverse post-order of the CFG: a block after every block
+  // that dominates it. Producers do not all keep SPIR-V's rule that the
+  // layout does (llvm-spirv-15 writes LLVM's block order), and a value must
+  // be defined before its uses are translated.
+  for (const BlockRange &R : blockOrder(At + 1, End)) {
+    llvm::BasicBlock *BB = Blocks.at(Insts[R.Begin][0]);
+    B.SetInsertPoint(BB);
+    if (!Entry) {
+      Entry = BB;
+      setBuiltInCopies(*F, At + 1, End);
     }
-    if (First)
-      fail("an instruction before the function's first block");
-    translate(Inst);
+    for (size_t I = R.Begin + 1; I < R.End; ++I)
+      translate(Insts[I]);
   }
   for (const PendingPhi &P : Phis)
     for (size_t Op = 2; Op + 1 < P.I->size(); Op += 2) {
@@ -583,6 +593,92 @@ void Builder::defineFunction(size_t &At) {
   B.ClearInsertionPoint();
   Current = nullptr;
   At = End;
+}
+
+// The blocks of the function body [Begin, End) (instruction ranges starting
+// at their OpLabel), in reverse post-order from the first; unreachable
+// blocks follow in layout order.
+std::vector<Builder::BlockRange> Builder::blockOrder(size_t Begin, size_t End) {
+  const std::vector<Instruction> &Insts = Spirv.instructions();
+  std::vector<BlockRange> Layout;
+  std::unordered_map<uint32_t, size_t> Index;
+  for (size_t I = Begin; I < End; ++I) {
+    const Instruction &Inst = Insts[I];
+    if (Inst.Opcode == Op::OpFunctionParameter)
+      continue;
+    if (Inst.Opcode == Op::OpLabel) {
+      if (!Layout.empty())
+        Layout.back().End = I;
+      Index[Inst[0]] = Layout.size();
+      Layout.push_back({I, End});
+    } else if (Layout.empty()) {
+      fail("an instruction before the function's first block");
+    } else {
+      bool HasResult = false, HasType = false;
+      spv::HasResultAndType(Inst.Opcode, &HasResult, &HasType);
+      if (HasResult && HasType && Inst[1] < ValueTypes.size())
+        ValueTypes[Inst[1]] = Inst[0]; // for OpSwitch's literal widths
+    }
+  }
+  auto Successors = [&](const BlockRange &R) {
+    std::vector<size_t> Out;
+    if (R.End <= R.Begin + 1)
+      return Out;
+    const Instruction &T = Insts[R.End - 1];
+    auto Add = [&](uint32_t Label) {
+      auto It = Index.find(Label);
+      if (It == Index.end())
+        fail("a branch to id " + std::to_string(Label) +
+             ", not a block of the function");
+      Out.push_back(It->second);
+    };
+    if (T.Opcode == Op::OpBranch) {
+      Add(T[0]);
+    } else if (T.Opcode == Op::OpBranchConditional) {
+      Add(T[1]);
+      Add(T[2]);
+    } else if (T.Opcode == Op::OpSwitch) {
+      const uint32_t SelectorType =
+          T[0] < ValueTypes.size() ? ValueTypes[T[0]] : 0;
+      const size_t Step =
+          SelectorType && Types[SelectorType] && type(SelectorType).Width > 32
+              ? 3
+              : 2;
+      Add(T[1]);
+      for (size_t At = 2 + Step - 1; At < T.size(); At += Step)
+        Add(T[At]);
+    }
+    return Out;
+  };
+  std::vector<BlockRange> Order;
+  if (Layout.empty())
+    return Order;
+  // Iterative depth-first search; post-order, then reversed.
+  std::vector<char> Seen(Layout.size(), 0);
+  std::vector<std::pair<size_t, std::vector<size_t>>> Stack;
+  std::vector<size_t> Post;
+  Seen[0] = 1;
+  Stack.push_back({0, Successors(Layout[0])});
+  while (!Stack.empty()) {
+    auto &[Node, Next] = Stack.back();
+    if (Next.empty()) {
+      Post.push_back(Node);
+      Stack.pop_back();
+      continue;
+    }
+    const size_t S = Next.back();
+    Next.pop_back();
+    if (!Seen[S]) {
+      Seen[S] = 1;
+      Stack.push_back({S, Successors(Layout[S])});
+    }
+  }
+  for (auto It = Post.rbegin(); It != Post.rend(); ++It)
+    Order.push_back(Layout[*It]);
+  for (size_t I = 0; I < Layout.size(); ++I)
+    if (!Seen[I])
+      Order.push_back(Layout[I]);
+  return Order;
 }
 
 // Each built-in variable the function uses gets a private copy, filled at
@@ -728,6 +824,8 @@ void Builder::run() {
       readGlobalVariable(I);
       break;
     case Op::OpTypeForwardPointer:
+      declareForwardPointer(I);
+      break;
     case Op::OpCapability:
     case Op::OpExtension:
     case Op::OpExtInstImport:

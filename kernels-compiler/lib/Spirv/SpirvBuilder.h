@@ -30,7 +30,13 @@ private:
   void readType(const Instruction &I);
   void readConstant(const Instruction &I);
   void readGlobalVariable(const Instruction &I);
+  void declareForwardPointer(const Instruction &I);
   void declareFunction(size_t At);
+  struct BlockRange {
+    size_t Begin; // the OpLabel
+    size_t End;   // one past the block's last instruction
+  };
+  std::vector<BlockRange> blockOrder(size_t Begin, size_t End);
   void defineFunction(size_t &At);
   void addKernelMetadata(llvm::Function &F, uint32_t Id, const Type &FnType);
 
