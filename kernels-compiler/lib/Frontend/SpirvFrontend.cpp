@@ -93,10 +93,14 @@ const llvm::StringMap<std::string> &libraryIndex() {
   return Index;
 }
 
-// Stores V in a new stack slot and reads it back as type To (same size).
+// Stores V in a new stack slot and reads it back as type To (the same
+// allocation size: a 3-element vector of chars is returned as an i32).
 llvm::Value *reinterpret(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Type *To,
                          const llvm::DataLayout &DL) {
-  llvm::AllocaInst *Slot = B.CreateAlloca(V->getType());
+  llvm::AllocaInst *Slot = B.CreateAlloca(DL.getTypeStoreSize(V->getType()) >=
+                                                  DL.getTypeStoreSize(To)
+                                              ? V->getType()
+                                              : To);
   Slot->setAlignment(
       std::max(DL.getABITypeAlign(V->getType()), DL.getABITypeAlign(To)));
   B.CreateStore(V, Slot);
@@ -105,7 +109,7 @@ llvm::Value *reinterpret(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Type *To,
 
 bool sameSize(llvm::Type *A, llvm::Type *B, const llvm::DataLayout &DL) {
   return A->isSized() && B->isSized() &&
-         DL.getTypeStoreSize(A) == DL.getTypeStoreSize(B);
+         DL.getTypeAllocSize(A) == DL.getTypeAllocSize(B);
 }
 
 // Gives F (a declaration with the SPIR-side signature) a body that calls
