@@ -281,6 +281,7 @@ void Builder::translateExtInst(const Instruction &I) {
     Signs = {1, 0, 1};
   } else if (Name == "prefetch") {
     Signs = {1, 0};
+    Const = {1, 0}; // prefetch(const __global T *, size_t)
   }
 
   std::vector<uint32_t> ArgTypes;

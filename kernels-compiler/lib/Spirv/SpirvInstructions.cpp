@@ -1213,8 +1213,13 @@ llvm::Value *Builder::specConstantOp(const Instruction &I) {
   Instruction Inner{static_cast<spv::Op>(I[2]), Words};
   llvm::BasicBlock *Saved = B.GetInsertBlock();
   B.ClearInsertionPoint();
+  const bool AccessChain = Inner.Opcode == Op::OpAccessChain ||
+                           Inner.Opcode == Op::OpInBoundsAccessChain ||
+                           Inner.Opcode == Op::OpPtrAccessChain ||
+                           Inner.Opcode == Op::OpInBoundsPtrAccessChain;
   if (!(translateArithmetic(Inner) || translateConversion(Inner) ||
-        translateComparison(Inner) || translateComposite(Inner)))
+        translateComparison(Inner) || translateComposite(Inner) ||
+        (AccessChain && translateMemory(Inner))))
     fail("OpSpecConstantOp of " + spirvOpcodeName(I[2]) + " is not supported");
   if (Saved)
     B.SetInsertPoint(Saved);
