@@ -33,7 +33,8 @@ const std::string& spirv_translator();
 // Whether the translator can run: only then do the devices take SPIR-V.
 bool il_supported();
 // Whether an extension that device_features.def switches on is offered:
-// cl_khr_il_program only when the translator can run.
+// cl_khr_il_program unless a translator named by USMCL_LLVM_SPIRV cannot
+// run; the SPIR-V extensions of the reader only when it is used.
 bool extension_available(std::string_view name);
 // CL_DEVICE_ILS_WITH_VERSION ("SPIR-V" 1.0 to 1.4) and CL_DEVICE_IL_VERSION
 // ("SPIR-V_1.0 SPIR-V_1.1 ..."); empty without a translator.

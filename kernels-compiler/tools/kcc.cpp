@@ -3,7 +3,9 @@
 // A developer tool, like clang or opt for LLVM: builds an OpenCL C file with
 // the library and prints what the driver would see.
 //
-//   kcc [-stage=info|wg|host] FILE.cl [OPTIONS...]
+//   kcc [-stage=object|info|wg|host] FILE.cl|FILE.spv [OPTIONS...]
+//     object  the compiled object (for SPIR-V: what the reader gives, its
+//             builtin calls mapped onto the library)
 //     info  the kernels' metadata (default)
 //     wg    the executable module: the work-group functions, target independent
 //     host  the IR after the host's O3 pipeline, as code generation gets it
@@ -12,6 +14,7 @@
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
 #include "kc/Compiler.h"
+#include "kc/Spirv.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -69,7 +72,8 @@ int main(int Argc, char **Argv) {
     First = 2;
   }
   if (First >= Argc) {
-    llvm::errs() << "usage: kcc [-stage=info|wg|host] FILE.cl [OPTIONS...]\n";
+    llvm::errs() << "usage: kcc [-stage=object|info|wg|host] FILE.cl|FILE.spv "
+                    "[OPTIONS...]\n";
     return 2;
   }
   auto Source = llvm::MemoryBuffer::getFile(Argv[First]);
@@ -82,7 +86,27 @@ int main(int Argc, char **Argv) {
     Options += std::string(I > First + 1 ? " " : "") + Argv[I];
 
   kc::Compiler Compiler(fullTarget());
-  kc::BuildResult R = Compiler.build((*Source)->getBuffer().str(), Options);
+  const std::string Input = (*Source)->getBuffer().str();
+  // SPIR-V by its magic number (either byte order), else OpenCL C.
+  const bool Spirv =
+      Input.size() >= 4 && (Input.compare(0, 4, "\x03\x02\x23\x07") == 0 ||
+                            Input.compare(0, 4, "\x07\x23\x02\x03") == 0);
+  kc::BuildResult R;
+  if (Spirv) {
+    kc::SpirvModuleInfo Info;
+    std::string Error;
+    if (!kc::inspectSpirv(Input, Info, Error)) {
+      llvm::errs() << "error: " << Error << "\n";
+      return 1;
+    }
+    kc::CodeCache NoCache;
+    R = Stage == "object"
+            ? kc::compileSpirv(Input, {}, Options, fullTarget(), "", NoCache)
+            : kc::buildSpirv(Input, {}, Options, fullTarget(), "", NoCache);
+  } else {
+    R = Stage == "object" ? Compiler.compile(Input, Options, {})
+                          : Compiler.build(Input, Options);
+  }
   llvm::errs() << R.Log;
   if (!R.Output)
     return 1;

@@ -4,10 +4,11 @@
 // kind clCompileProgram gives for OpenCL C: it links with other objects and
 // libraries and becomes an executable through Compiler::link.
 //
-// The translation runs the SPIRV-LLVM-Translator tool (Debian's
-// llvm-spirv-15) as a subprocess, on in-memory files: its LLVM 15 bitcode is
-// read by LLVM 19, its OpenCL builtin calls are mapped onto the builtin
-// library, and the module is retargeted to the host.
+// The module is read in process by lib/Spirv (SpirvReader.h), or, when a
+// translator is named, by the SPIRV-LLVM-Translator tool (Debian's
+// llvm-spirv-15) run as a subprocess on in-memory files, its LLVM 15
+// bitcode read by LLVM 19. The OpenCL builtin calls are then mapped onto the
+// builtin library, and the module is retargeted to the host.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -22,8 +23,9 @@
 
 namespace kc {
 
-// The SPIR-V versions the translator reads: 1.0 up to this minor version.
-inline constexpr unsigned SpirvMaxMinorVersion = 4;
+// The SPIR-V versions the reader takes: 1.0 up to this minor version
+// (llvm-spirv-15, when it is run instead, up to 1.4).
+inline constexpr unsigned SpirvMaxMinorVersion = 6;
 
 struct SpirvSpecConstant {
   uint32_t Id = 0;   // its SpecId decoration
@@ -62,7 +64,8 @@ bool isExecutableFile(const std::string &Path);
 // SPIR-V (checked by inspectSpirv) to an Object module, with the given
 // specialization constant values. Options are compile options: the
 // floating-point and optimization options apply; -D, -I and -cl-std have
-// nothing to act on. Translator is the llvm-spirv to run. The translator's
+// nothing to act on. Translator is the llvm-spirv to run; empty: the
+// in-process reader. The translator's
 // diagnostics end up in the result's log. Its output is kept in Cache (when
 // enabled), so the same specialized module is translated once.
 BuildResult compileSpirv(std::string_view Spirv,

@@ -1,13 +1,14 @@
 //===- Frontend/SpirvFrontend.cpp - SPIR-V to LLVM IR ---------------------===//
 //
-// llvm-spirv -r (Frontend/SpirvTranslator) gives LLVM 15 bitcode for the
-// spir64 target, with the OpenCL C builtins as Itanium-mangled calls in the
-// SPIR style (address spaces spelled U3AS<n>, private pointers unqualified,
-// every function spir_func). The builtin library is compiled for the host
-// with Clang's fake address-space map, whose mangling spells the address
-// spaces CLglobal, CLprivate, ... So a builtin is found by its demangled
-// signature with the address spaces normalized; the generic-pointer forms
-// the library lacks (the C11 atomics on a generic pointer) use the global
+// Spirv/SpirvReader (in process), or llvm-spirv -r (Frontend/SpirvTranslator,
+// a subprocess, when a translator is named) giving LLVM 15 bitcode for the
+// spir64 target, give a module with the OpenCL C builtins as Itanium-mangled
+// calls in the SPIR style (address spaces spelled U3AS<n>, private pointers
+// unqualified, every function spir_func). The builtin library is compiled for
+// the host with Clang's fake address-space map, whose mangling spells the
+// address spaces CLglobal, CLprivate, ... So a builtin is found by its
+// demangled signature with the address spaces normalized; the generic-pointer
+// forms the library lacks (the C11 atomics on a generic pointer) use the global
 // ones, which on this CPU act on any address. Where the host ABI passes
 // arguments differently (wide vectors by pointer, small vectors as
 // integers), the declaration becomes a small adapter that the kernel
@@ -20,6 +21,7 @@
 #include "Cache/ObjectCache.h"
 #include "Frontend/SpirvBinary.h"
 #include "Frontend/SpirvTranslator.h"
+#include "Spirv/SpirvReader.h"
 #include "Support/LLVMSetup.h"
 
 #include <llvm/ADT/StringMap.h>
@@ -91,10 +93,14 @@ const llvm::StringMap<std::string> &libraryIndex() {
   return Index;
 }
 
-// Stores V in a new stack slot and reads it back as type To (same size).
+// Stores V in a new stack slot and reads it back as type To (the same
+// allocation size: a 3-element vector of chars is returned as an i32).
 llvm::Value *reinterpret(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Type *To,
                          const llvm::DataLayout &DL) {
-  llvm::AllocaInst *Slot = B.CreateAlloca(V->getType());
+  llvm::AllocaInst *Slot = B.CreateAlloca(DL.getTypeStoreSize(V->getType()) >=
+                                                  DL.getTypeStoreSize(To)
+                                              ? V->getType()
+                                              : To);
   Slot->setAlignment(
       std::max(DL.getABITypeAlign(V->getType()), DL.getABITypeAlign(To)));
   B.CreateStore(V, Slot);
@@ -103,7 +109,7 @@ llvm::Value *reinterpret(llvm::IRBuilder<> &B, llvm::Value *V, llvm::Type *To,
 
 bool sameSize(llvm::Type *A, llvm::Type *B, const llvm::DataLayout &DL) {
   return A->isSized() && B->isSized() &&
-         DL.getTypeStoreSize(A) == DL.getTypeStoreSize(B);
+         DL.getTypeAllocSize(A) == DL.getTypeAllocSize(B);
 }
 
 // Gives F (a declaration with the SPIR-side signature) a body that calls
@@ -341,6 +347,25 @@ bool translateThroughCache(const std::string &Translator,
   return Translated;
 }
 
+// The module llvm-spirv gives for Words (LLVM 15 bitcode, read by LLVM 19).
+std::unique_ptr<llvm::Module> translateWithTool(llvm::LLVMContext &Context,
+                                                std::span<const uint32_t> Words,
+                                                const std::string &Translator,
+                                                const CodeCache &Cache,
+                                                std::string &Log) {
+  std::string Bitcode;
+  if (!translateThroughCache(Translator, Words, Cache, Bitcode, Log))
+    return nullptr;
+  auto Parsed =
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(Bitcode, "spirv"), Context);
+  if (!Parsed) {
+    Log += "error: cannot read the translated module: " +
+           llvm::toString(Parsed.takeError()) + "\n";
+    return nullptr;
+  }
+  return std::move(*Parsed);
+}
+
 } // namespace
 
 std::unique_ptr<llvm::Module>
@@ -359,17 +384,17 @@ translateSpirv(llvm::LLVMContext &Context, std::string_view Spirv,
     Log += "error: " + Error + "\n";
     return nullptr;
   }
-  std::string Bitcode;
-  if (!translateThroughCache(Translator, Words, Cache, Bitcode, Log))
-    return nullptr;
-  auto Parsed =
-      llvm::parseBitcodeFile(llvm::MemoryBufferRef(Bitcode, "spirv"), Context);
-  if (!Parsed) {
-    Log += "error: cannot read the translated module: " +
-           llvm::toString(Parsed.takeError()) + "\n";
-    return nullptr;
+  std::unique_ptr<llvm::Module> M;
+  if (Translator.empty()) {
+    std::unique_ptr<llvm::Module> Library = loadShard(0, Context, Log);
+    if (!Library)
+      return nullptr;
+    M = readSpirv(Context, Words, Library->getDataLayout(), Log);
+  } else {
+    M = translateWithTool(Context, Words, Translator, Cache, Log);
   }
-  std::unique_ptr<llvm::Module> M = std::move(*Parsed);
+  if (!M)
+    return nullptr;
   if (!retarget(*M, Log) || !mapBuiltins(*M, Log))
     return nullptr;
   std::string Broken;
