@@ -2,41 +2,43 @@
 // vector forms 0 or -1 per element: exactly what OpenCL C's comparison
 // operators give, so one expression serves every width.
 
-#define COMPARE_W(T, I, N)                                                     \
-  OVERLOAD I##N isequal(T##N x, T##N y) { return x == y; }                     \
-  OVERLOAD I##N isnotequal(T##N x, T##N y) { return x != y; }                  \
-  OVERLOAD I##N isgreater(T##N x, T##N y) { return x > y; }                    \
-  OVERLOAD I##N isgreaterequal(T##N x, T##N y) { return x >= y; }              \
-  OVERLOAD I##N isless(T##N x, T##N y) { return x < y; }                       \
-  OVERLOAD I##N islessequal(T##N x, T##N y) { return x <= y; }                 \
-  OVERLOAD I##N islessgreater(T##N x, T##N y) { return (x < y) | (x > y); }    \
-  OVERLOAD I##N isordered(T##N x, T##N y) { return (x == x) & (y == y); }      \
-  OVERLOAD I##N isunordered(T##N x, T##N y) { return (x != x) | (y != y); }    \
-  OVERLOAD I##N isfinite(T##N x) {                                             \
+#define COMPARE_W(T, I, R, N)                                                     \
+  OVERLOAD R isequal(T##N x, T##N y) { return x == y; }                     \
+  OVERLOAD R isnotequal(T##N x, T##N y) { return x != y; }                  \
+  OVERLOAD R isgreater(T##N x, T##N y) { return x > y; }                    \
+  OVERLOAD R isgreaterequal(T##N x, T##N y) { return x >= y; }              \
+  OVERLOAD R isless(T##N x, T##N y) { return x < y; }                       \
+  OVERLOAD R islessequal(T##N x, T##N y) { return x <= y; }                 \
+  OVERLOAD R islessgreater(T##N x, T##N y) { return (x < y) | (x > y); }    \
+  OVERLOAD R isordered(T##N x, T##N y) { return (x == x) & (y == y); }      \
+  OVERLOAD R isunordered(T##N x, T##N y) { return (x != x) | (y != y); }    \
+  OVERLOAD R isfinite(T##N x) {                                             \
     return (as_##I##N(x) & ABS_MASK_##T) < EXP_MASK_##T;                       \
   }                                                                            \
-  OVERLOAD I##N isinf(T##N x) {                                                \
+  OVERLOAD R isinf(T##N x) {                                                \
     return (as_##I##N(x) & ABS_MASK_##T) == EXP_MASK_##T;                      \
   }                                                                            \
-  OVERLOAD I##N isnan(T##N x) {                                                \
+  OVERLOAD R isnan(T##N x) {                                                \
     return (as_##I##N(x) & ABS_MASK_##T) > EXP_MASK_##T;                       \
   }                                                                            \
-  OVERLOAD I##N isnormal(T##N x) {                                             \
+  OVERLOAD R isnormal(T##N x) {                                             \
     return ((as_##I##N(x) & EXP_MASK_##T) != 0) &                              \
            ((as_##I##N(x) & EXP_MASK_##T) != EXP_MASK_##T);                    \
   }                                                                            \
-  OVERLOAD I##N signbit(T##N x) { return as_##I##N(x) < 0; }
+  OVERLOAD R signbit(T##N x) { return as_##I##N(x) < 0; }
 #define ABS_MASK_float 0x7fffffff
 #define EXP_MASK_float 0x7f800000
 #define ABS_MASK_double 0x7fffffffffffffffl
 #define EXP_MASK_double 0x7ff0000000000000l
+// R: the result type. The scalar forms return int for every type (double
+// included), the vector forms a vector of the element's size.
 #define COMPARE(T, I)                                                          \
-  COMPARE_W(T, I, )                                                            \
-  COMPARE_W(T, I, 2)                                                           \
-  COMPARE_W(T, I, 3)                                                           \
-  COMPARE_W(T, I, 4)                                                           \
-  COMPARE_W(T, I, 8)                                                           \
-  COMPARE_W(T, I, 16)
+  COMPARE_W(T, I, int, )                                                       \
+  COMPARE_W(T, I, I##2, 2)                                                     \
+  COMPARE_W(T, I, I##3, 3)                                                     \
+  COMPARE_W(T, I, I##4, 4)                                                     \
+  COMPARE_W(T, I, I##8, 8)                                                     \
+  COMPARE_W(T, I, I##16, 16)
 COMPARE(float, int)
 COMPARE(double, long)
 
