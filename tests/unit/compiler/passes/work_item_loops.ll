@@ -34,11 +34,15 @@ define spir_kernel void @copy(ptr addrspace(1) %a, ptr addrspace(1) %c) !kernel_
 ; CHECK: store float {{.*}}, !llvm.access.group [[GROUP]]
 ; CHECK: wi.x.latch:
 ; CHECK: br i1 {{%.*}}, label %wi.x.header, label %wi.y.latch, !llvm.loop [[LOOP:![0-9]+]]
+; CHECK: br i1 {{%.*}}, label %wi.y.header, label %wi.z.latch, !llvm.loop [[YLOOP:![0-9]+]]
+; CHECK: br i1 {{%.*}}, label %wi.z.header, label %exit, !llvm.loop [[ZLOOP:![0-9]+]]
 ; CHECK: [[GROUP]] = distinct !{}
-; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[VECTORIZE:![0-9]+]], [[PARALLEL:![0-9]+]], [[NOUNROLL:![0-9]+]]}
+; CHECK: [[LOOP]] = distinct !{[[LOOP]], [[VECTORIZE:![0-9]+]], [[PARALLEL:![0-9]+]], [[NORUNTIME:![0-9]+]]}
 ; CHECK: [[VECTORIZE]] = !{!"llvm.loop.vectorize.enable", i1 true}
 ; CHECK: [[PARALLEL]] = !{!"llvm.loop.parallel_accesses", [[GROUP]]}
-; CHECK: [[NOUNROLL]] = !{!"llvm.loop.unroll.runtime.disable"}
+; CHECK: [[NORUNTIME]] = !{!"llvm.loop.unroll.runtime.disable"}
+; CHECK: [[YLOOP]] = distinct !{[[YLOOP]], [[NORUNTIME]]}
+; CHECK: [[ZLOOP]] = distinct !{[[ZLOOP]], [[NORUNTIME]]}
 
 !0 = !{i32 1, i32 1}
 !1 = !{!"none", !"none"}
