@@ -220,6 +220,7 @@ void ThreadPool::parallel_for(size_t count, support::FunctionRef<void(size_t)> b
     }
     auto job = std::make_shared<Job>(body, count, split.waiters_help);
     size_t to_wake = 0;
+    bool wake_all = false;
     {
         std::lock_guard lock(state_->mutex);
         state_->jobs.push_back(job);
@@ -228,8 +229,10 @@ void ThreadPool::parallel_for(size_t count, support::FunctionRef<void(size_t)> b
             state_->open_to_waiters.fetch_add(1, std::memory_order_release);
         if (split.wake_sleepers)
             to_wake = std::min<size_t>(state_->sleeping, count - 1);
+        // Read under the lock: sleepers change it under the lock.
+        wake_all = to_wake > 0 && to_wake == state_->sleeping;
     }
-    if (to_wake == state_->sleeping && to_wake > 0)
+    if (wake_all)
         state_->wake.notify_all();
     else
         for (size_t i = 0; i < to_wake; ++i)

@@ -39,11 +39,11 @@ inline cl_int wait_final(cl_event event, std::chrono::milliseconds limit = hang_
 // A counter that threads bump and a test waits on with a limit.
 class Signal {
 public:
+    // Notifies under the lock: a waiter that sees the count may destroy the
+    // Signal as soon as it returns, so nothing may touch it after the unlock.
     void notify() {
-        {
-            std::lock_guard lock(mutex_);
-            ++count_;
-        }
+        std::lock_guard lock(mutex_);
+        ++count_;
         changed_.notify_all();
     }
     bool wait_for(unsigned count, std::chrono::milliseconds limit = hang_limit) {
