@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace bench {
+class Drivers;
+}
+
 namespace kernel_bench {
 
 using Clock = std::chrono::steady_clock;
@@ -133,12 +137,10 @@ void measure_barriers_and_launch(const Device& device, const Sizes& sizes);
 
 // The parent (parent.cpp).
 struct Options {
-    std::string usmcl;
-    std::string pocl = "/etc/OpenCL/vendors/pocl.icd";
     int rounds = 2;
     int build_rounds = 3;
     Sizes sizes;
 };
-int parent(const Options& options);
+int parent(const Options& options, bench::Drivers& drivers);
 
 } // namespace kernel_bench

@@ -1,21 +1,22 @@
 // kernel_bench: program build time and kernel throughput, usmcl side by side
-// with PoCL in one run.
+// with its peers (PoCL, Intel's CPU runtime) in one run.
 //
 // Usage
 //   ninja -C build-bench bench-kernels            (configured with -Dbenchmarks=true)
 // or directly
 //   build-bench/bench/kernels/kernel_bench --usmcl build-bench/driver/icd
-//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none]
+//       [--pocl /etc/OpenCL/vendors/pocl.icd] [--peer Intel=<folder>/icd] [--cpus 0]
 //       [--rounds 2] [--build-rounds 3] [--batches 10] [--budget 1.5]
-// --usmcl and --pocl take an ICD vendors folder or a single .icd file (copied
-// into a private temporary folder, so the loader sees that ICD and nothing else).
+// The driver options (--usmcl, --peer, --pocl, --cpus) are bench/common's
+// (drivers.hpp): an ICD vendors folder or a single .icd file each.
 //
 // Every measurement runs in a child process (this program, started again with
 // --child and OCL_ICD_VENDORS naming one ICD), so the drivers never share a
 // process and their worker threads never compete. Every child gets its own
 // compiled-code cache folder: USMCL_CACHE_DIR for usmcl, POCL_CACHE_DIR for
-// PoCL (each driver ignores the other's variable); the user's caches are not
-// touched. All on an in-order queue without profiling of the first device.
+// PoCL (each driver ignores the other's variable; Intel's runtime keeps no
+// cache of compiled programs on disk); the user's caches are not touched. All on an in-order queue
+// without profiling of the first device.
 //
 // Part 1, program build of a small kernel (vector add), timed from
 //   clCreateProgramWithSource to the return of clBuildProgram ("build"), and
@@ -26,9 +27,10 @@
 //   compiler's own start-up in the process counts too), then a second child
 //   with the same, now filled, folder ("cached": a new process reading the
 //   disk cache). The cold child also builds the same source a second time
-//   ("same process"). --build-rounds rounds, ABBA order; the best time counts.
-// Part 2, throughput (one child per ICD and round, --rounds rounds, ABBA
-//   order; the better child counts). Each kernel is built (not timed), run
+//   ("same process"). --build-rounds rounds, every driver first in turn; the
+//   best time counts.
+// Part 2, throughput (one child per ICD and round, --rounds rounds, every
+//   driver first in turn; the best child counts). Each kernel is built (not timed), run
 //   once as a warm-up whose result is checked against a host reference, then
 //   timed in up to --batches batches: a first of one launch, which sets k,
 //   then batches of k launches followed by clFinish, k chosen so that a batch
@@ -65,14 +67,17 @@
 // Data are small integers (also as floats) where the kernel allows it, so
 // most results are exact in any order of summation and are compared for
 // equality (Mandelbrot and n-body: see above). A wrong result makes the
-// child, and so the program, exit non-zero; speed never does. Ratios are
-// usmcl/PoCL; the summary says per row which driver is faster and by how much.
+// child, and so the program, exit non-zero; speed never does. The usmcl/<peer>
+// columns are usmcl's speed-up (higher is better for usmcl), summarized per
+// peer and group at the end.
 
 // Files: main.cpp (options), parent.cpp (children, table), child_common.cpp
 // (OpenCL set-up and timing), child_build.cpp (part 1), child_memory_bound.cpp,
 // child_compute.cpp, child_barriers_launch.cpp (parts 2 and 3).
 
 #include "kernel_bench.hpp"
+
+#include "drivers.hpp"
 
 #include <cstring>
 #include <string_view>
@@ -85,8 +90,9 @@ using namespace kernel_bench;
     if (problem)
         std::fprintf(stderr, "kernel_bench: %s\n", problem);
     std::fprintf(stderr,
-                 "usage: kernel_bench --usmcl <icd dir or .icd> [--pocl <icd dir or .icd> | none]\n"
-                 "         [--rounds N] [--build-rounds N] [--batches N] [--budget seconds]\n");
+                 "usage: kernel_bench <driver options> [--rounds N] [--build-rounds N]\n"
+                 "         [--batches N] [--budget seconds]\n%s",
+                 bench::driver_options_usage());
     std::exit(2);
 }
 
@@ -111,6 +117,7 @@ int child_kernels(const Sizes& sizes) {
 
 int main(int argc, char** argv) {
     Options options;
+    bench::Drivers drivers("kernel_bench");
     const char* child = nullptr;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -121,10 +128,8 @@ int main(int argc, char** argv) {
         const char* value = argv[++i];
         if (arg == "--child")
             child = value;
-        else if (arg == "--usmcl")
-            options.usmcl = value;
-        else if (arg == "--pocl")
-            options.pocl = value;
+        else if (drivers.take_option(arg, value))
+            continue;
         else if (arg == "--rounds")
             options.rounds = count_of(value);
         else if (arg == "--build-rounds")
@@ -142,7 +147,6 @@ int main(int argc, char** argv) {
         return child_kernels(options.sizes);
     if (child)
         usage("unknown child mode");
-    if (options.usmcl.empty())
-        usage("--usmcl is required");
-    return parent(options);
+    drivers.resolve();
+    return parent(options, drivers);
 }

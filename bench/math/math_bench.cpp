@@ -1,18 +1,18 @@
-// math_bench: throughput of math-heavy kernels, usmcl side by side with PoCL.
+// math_bench: throughput of math-heavy kernels, usmcl side by side with its
+// peers (PoCL, Intel's CPU runtime).
 //
 // Usage
 //   ninja -C <build> bench-math                 (configured with -Dbenchmarks=true)
 // or directly
 //   <build>/bench/math/math_bench --usmcl <build>/driver/icd
-//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none]
+//       [--pocl /etc/OpenCL/vendors/pocl.icd] [--peer Intel=<folder>/icd] [--cpus 0]
 //       [--rounds 2] [--elements 8388608] [--budget 1.0]
-// --usmcl and --pocl take an ICD vendors folder or a single .icd file (copied
-// into a private temporary folder, so the loader sees that ICD and nothing else).
+// The driver options are bench/common's (drivers.hpp).
 //
 // Every measurement runs in a child process (this program, started again with
 // --child and OCL_ICD_VENDORS naming one ICD), so the drivers never share a
-// process and their worker threads never compete; --rounds rounds in ABBA
-// order, the best child counts. Each child gets its own compiled-code cache
+// process and their worker threads never compete; --rounds rounds, every
+// driver first in turn, the best child counts. Each child gets its own compiled-code cache
 // folder (USMCL_CACHE_DIR, POCL_CACHE_DIR).
 //
 // The kernels, over --elements values (8M) in [0.5, 4), float and (when the
@@ -26,7 +26,7 @@
 // double), then launched repeatedly with clFinish after each launch until
 // --budget seconds have passed (at least 3 launches); the best launch counts
 // (other load on the machine only adds time). Reported in Gelem/s (elements
-// per second); the ratio is usmcl / PoCL (> 1: usmcl is faster).
+// per second); usmcl/<peer> is usmcl's speed-up (> 1: usmcl is faster).
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300
@@ -34,7 +34,6 @@
 #include <CL/cl.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -47,10 +46,7 @@
 #include <string_view>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include "drivers.hpp"
 
 namespace {
 
@@ -200,29 +196,6 @@ int child_main(size_t elements, double budget) {
 
 // ----------------------------------------------------------------- parent --
 
-fs::path temporary_folder(const char* name) {
-    std::string pattern = (fs::temp_directory_path() / name).string() + ".XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) {
-        std::fprintf(stderr, "math_bench: mkdtemp: %s\n", std::strerror(errno));
-        std::exit(2);
-    }
-    return pattern;
-}
-
-// A folder for OCL_ICD_VENDORS that holds the given ICD only.
-std::string vendors_dir_for(const std::string& path, std::vector<fs::path>& temporary) {
-    if (fs::is_directory(path))
-        return path;
-    if (!fs::is_regular_file(path)) {
-        std::fprintf(stderr, "math_bench: no ICD at %s\n", path.c_str());
-        std::exit(2);
-    }
-    const fs::path folder = temporary_folder("math_bench_icd");
-    fs::copy_file(path, folder / fs::path(path).filename());
-    temporary.push_back(folder);
-    return folder.string();
-}
-
 struct Results {
     std::string platform;
     std::map<std::string, double> best; // key -> best seconds
@@ -230,55 +203,13 @@ struct Results {
     bool failed = false;
 };
 
-void run_child(const std::string& self, const std::string& vendors, size_t elements, double budget,
+void run_child(bench::Drivers& drivers, const bench::Driver& driver, size_t elements, double budget,
                Results& results) {
-    const fs::path cache = temporary_folder("math_bench_cache");
-    int pipe_fds[2];
-    if (pipe(pipe_fds) != 0) {
-        results.failed = true;
-        return;
-    }
-    std::vector<std::string> env_strings;
-    for (char** var = environ; *var; ++var) {
-        const std::string_view entry(*var);
-        if (!entry.starts_with("OCL_ICD_VENDORS=") && !entry.starts_with("OCL_ICD_FILENAMES=") &&
-            !entry.starts_with("USMCL_CACHE_DIR=") && !entry.starts_with("POCL_CACHE_DIR="))
-            env_strings.emplace_back(entry);
-    }
-    env_strings.push_back("OCL_ICD_VENDORS=" + vendors);
-    env_strings.push_back("USMCL_CACHE_DIR=" + cache.string());
-    env_strings.push_back("POCL_CACHE_DIR=" + cache.string());
-    std::vector<char*> envp;
-    for (std::string& entry : env_strings)
-        envp.push_back(entry.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> arg_strings = {self,         "--child",
-                                            "--elements", std::to_string(elements),
-                                            "--budget",   std::to_string(budget)};
-    std::vector<char*> argv;
-    for (std::string& arg : arg_strings)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-    std::fflush(stdout);
-    const pid_t pid = fork();
-    if (pid < 0) {
-        results.failed = true;
-        return;
-    }
-    if (pid == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        execve(self.c_str(), argv.data(), envp.data());
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    FILE* input = fdopen(pipe_fds[0], "r");
-    char line[512];
-    while (input && std::fgets(line, sizeof line, input)) {
-        std::string text(line);
-        if (!text.empty() && text.back() == '\n')
-            text.pop_back();
+    const fs::path cache = drivers.temporary_folder("math_bench_cache");
+    const std::vector<std::string> arguments = {"--child", "--elements", std::to_string(elements),
+                                                "--budget", std::to_string(budget)};
+    const bool ok = drivers.run_child(driver, arguments, cache, [&](std::string_view line) {
+        const std::string text(line);
         if (text.starts_with("platform ")) {
             results.platform = text.substr(9);
         } else if (text.starts_with("wrong ")) {
@@ -286,19 +217,15 @@ void run_child(const std::string& self, const std::string& vendors, size_t eleme
         } else {
             const size_t space = text.rfind(' ');
             if (space == std::string::npos)
-                continue;
+                return;
             const std::string key = text.substr(0, space);
             const double value = std::strtod(text.c_str() + space + 1, nullptr);
             auto [it, inserted] = results.best.try_emplace(key, value);
             if (!inserted)
                 it->second = std::min(it->second, value);
         }
-    }
-    if (input)
-        std::fclose(input);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    });
+    if (!ok)
         results.failed = true;
     std::error_code ignored;
     fs::remove_all(cache, ignored);
@@ -312,14 +239,15 @@ std::string load_average() {
 }
 
 void usage() {
-    std::printf("usage: math_bench --usmcl ICD [--pocl ICD|none] [--rounds N] [--elements N] "
-                "[--budget SECONDS]\n");
+    std::printf("usage: math_bench <driver options> [--rounds N] [--elements N] "
+                "[--budget SECONDS]\n%s",
+                bench::driver_options_usage());
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    std::string usmcl, pocl = "/etc/OpenCL/vendors/pocl.icd";
+    bench::Drivers drivers("math_bench");
     int rounds = 2;
     size_t elements = size_t(8) << 20;
     double budget = 1.0;
@@ -329,10 +257,8 @@ int main(int argc, char** argv) {
         const bool has_value = i + 1 < argc;
         if (arg == "--child")
             child = true;
-        else if (arg == "--usmcl" && has_value)
-            usmcl = argv[++i];
-        else if (arg == "--pocl" && has_value)
-            pocl = argv[++i];
+        else if (has_value && drivers.take_option(arg, argv[i + 1]))
+            ++i;
         else if (arg == "--rounds" && has_value)
             rounds = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--elements" && has_value)
@@ -346,44 +272,38 @@ int main(int argc, char** argv) {
     }
     if (child)
         return child_main(elements, budget);
-    if (usmcl.empty()) {
-        usage();
-        return 2;
-    }
-    const std::string self = fs::canonical("/proc/self/exe").string();
-    std::vector<fs::path> temporary;
+    drivers.resolve();
     struct Icd {
-        const char* label;
-        std::string vendors;
+        const bench::Driver* driver;
         Results results;
     };
     std::vector<Icd> icds;
-    icds.push_back({"usmcl", vendors_dir_for(usmcl, temporary), {}});
-    if (pocl != "none")
-        icds.push_back({"PoCL", vendors_dir_for(pocl, temporary), {}});
+    for (const bench::Driver& driver : drivers.all())
+        icds.push_back({&driver, {}});
     const std::string load_before = load_average();
     for (int round = 0; round < rounds; ++round) {
-        // ABBA: usmcl, PoCL, PoCL, usmcl, ...
-        for (size_t n = 0; n < icds.size(); ++n) {
-            const size_t index = (round % 2 == 0) ? n : icds.size() - 1 - n;
-            std::fprintf(stderr, "round %d: %s\n", round + 1, icds[index].label);
-            run_child(self, icds[index].vendors, elements, budget, icds[index].results);
+        for (const size_t index : drivers.order(round)) {
+            std::fprintf(stderr, "round %d: %s\n", round + 1, icds[index].driver->name.c_str());
+            run_child(drivers, *icds[index].driver, elements, budget, icds[index].results);
         }
-    }
-    for (const fs::path& folder : temporary) {
-        std::error_code ignored;
-        fs::remove_all(folder, ignored);
     }
 
     std::printf("## Math kernels: %zu elements, best of %d children per ICD\n\n", elements, rounds);
     for (const Icd& icd : icds)
-        std::printf("- %s: %s\n", icd.label, icd.results.platform.c_str());
-    std::printf("- load average before: %s, after: %s (2 cores shared: the numbers are noisy)\n\n",
-                load_before.c_str(), load_average().c_str());
-    std::printf("| kernel | type | usmcl Gelem/s |");
-    if (icds.size() > 1)
-        std::printf(" PoCL Gelem/s | usmcl/PoCL |");
-    std::printf("\n| --- | --- | --- |%s\n", icds.size() > 1 ? " --- | --- |" : "");
+        std::printf("- %s: %s\n", icd.driver->name.c_str(), icd.results.platform.c_str());
+    std::printf("- load average before: %s, after: %s\n\n", load_before.c_str(),
+                load_average().c_str());
+    std::string header = "| kernel | type |";
+    std::string rule = "| --- | --- |";
+    for (const Icd& icd : icds) {
+        header += " " + icd.driver->name + " Gelem/s |";
+        rule += " --- |";
+    }
+    for (size_t peer = 1; peer < icds.size(); ++peer) {
+        header += " usmcl/" + icds[peer].driver->name + " |";
+        rule += " --- |";
+    }
+    std::printf("%s\n%s\n", header.c_str(), rule.c_str());
     for (const char* type : {"float", "double"}) {
         for (const Kernel& k : kernels) {
             const std::string key = std::string(k.name) + "/" + type;
@@ -391,14 +311,16 @@ int main(int argc, char** argv) {
                 const auto it = icd.results.best.find(key);
                 return it == icd.results.best.end() ? 0 : elements / it->second * 1e-9;
             };
-            const double u = rate(icds[0]);
-            std::printf("| %s | %s | %s |", k.name, type,
-                        u > 0 ? std::to_string(u).substr(0, 6).c_str() : "-");
-            if (icds.size() > 1) {
-                const double p = rate(icds[1]);
-                std::printf(" %s |", p > 0 ? std::to_string(p).substr(0, 6).c_str() : "-");
-                if (u > 0 && p > 0)
-                    std::printf(" %.2fx |", u / p);
+            std::printf("| %s | %s |", k.name, type);
+            for (const Icd& icd : icds) {
+                const double r = rate(icd);
+                std::printf(" %s |", r > 0 ? bench::format_value(r).c_str() : "-");
+            }
+            const double ours = rate(icds[0]);
+            for (size_t peer = 1; peer < icds.size(); ++peer) {
+                const double theirs = rate(icds[peer]);
+                if (ours > 0 && theirs > 0)
+                    std::printf(ours >= theirs ? " %.2fx |" : " **%.2fx** |", ours / theirs);
                 else
                     std::printf(" - |");
             }
@@ -408,9 +330,9 @@ int main(int argc, char** argv) {
     bool failed = false;
     for (const Icd& icd : icds) {
         for (const std::string& w : icd.results.wrong)
-            std::printf("\n%s: WRONG RESULTS: %s", icd.label, w.c_str());
+            std::printf("\n%s: WRONG RESULTS: %s", icd.driver->name.c_str(), w.c_str());
         if (icd.results.failed) {
-            std::printf("\n%s: a child failed (see its messages above)", icd.label);
+            std::printf("\n%s: a child failed (see its messages above)", icd.driver->name.c_str());
             failed = true;
         }
     }

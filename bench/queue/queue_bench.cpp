@@ -1,22 +1,21 @@
 // queue_bench: the cost of the command queue machinery, usmcl side by side
-// with PoCL in one run.
+// with its peers (PoCL, Intel's CPU runtime) in one run.
 //
 // Usage
 //   ninja -C build-bench bench-queue            (configured with -Dbenchmarks=true)
 // or directly
 //   build-bench/bench/queue/queue_bench --usmcl build-bench/driver/icd
-//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none] [--rounds 3]
-//       [--round-trips 20000] [--markers 100000] [--chain 10000]
-// --usmcl and --pocl take an ICD vendors folder or a single .icd file (copied
-// into a private temporary folder, so the loader sees that ICD and nothing else).
+//       [--pocl /etc/OpenCL/vendors/pocl.icd] [--peer Intel=<folder>/icd] [--cpus 0]
+//       [--rounds 3] [--round-trips 20000] [--markers 100000] [--chain 10000]
+// The driver options are bench/common's (drivers.hpp).
 //
 // What is measured
 //   Each ICD runs in a child process of its own (this program, started again
-//   with --child and OCL_ICD_VENDORS naming only that ICD), so the two
-//   drivers never share a process, their worker threads never compete, and
-//   neither sees the other's platform. Children run one after the other,
-//   alternating between the ICDs for --rounds rounds so that drift in machine
-//   load affects both alike. All on an in-order queue without profiling of the
+//   with --child and OCL_ICD_VENDORS naming only that ICD), so the drivers
+//   never share a process, their worker threads never compete, and none sees
+//   another's platform. Children run one after the other, every driver first
+//   in turn, for --rounds rounds so that drift in machine load affects all
+//   alike. All on an in-order queue without profiling of the
 //   first device, after a warm-up:
 //   1. round trip: clEnqueueMarkerWithWaitList (no event) then clFinish, timed
 //      one by one; median and 90th percentile (nearest rank) over all rounds.
@@ -33,13 +32,11 @@
 //      clEnqueueFillBuffer of 4 KiB (4-byte pattern) then clFinish; median
 //      and 90th percentile. At 4 KiB the bytes cost little: what remains is
 //      the cost of a command (validation, the event, planning, hand-off).
-//   Ratios are usmcl/PoCL; the goal is at least 5x PoCL's throughput
-//   and at most 1/5 of its round-trip latency.
+//   The usmcl/<peer> columns are usmcl's speed-up against each peer.
 
 #include <CL/cl.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -47,16 +44,12 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include "drivers.hpp"
 
 namespace {
 
@@ -239,8 +232,6 @@ int run_child(const Sizes& sizes) {
 // ---- the parent --------------------------------------------------------------
 
 struct Options {
-    std::string usmcl;
-    std::string pocl = "/etc/OpenCL/vendors/pocl.icd";
     int rounds = 3;
     Sizes sizes;
 };
@@ -248,9 +239,10 @@ struct Options {
 [[noreturn]] void usage(const char* problem) {
     if (problem)
         std::fprintf(stderr, "queue_bench: %s\n", problem);
-    std::fprintf(stderr, "usage: queue_bench --usmcl <icd dir or .icd> [--pocl <icd dir or .icd> | "
-                         "none]\n"
-                         "         [--rounds N] [--round-trips N] [--markers N] [--chain N]\n");
+    std::fprintf(stderr,
+                 "usage: queue_bench <driver options> [--rounds N] [--round-trips N] "
+                 "[--markers N] [--chain N]\n%s",
+                 bench::driver_options_usage());
     std::exit(2);
 }
 
@@ -262,24 +254,6 @@ int count_of(const char* text) {
     return static_cast<int>(value);
 }
 
-// A folder for OCL_ICD_VENDORS that holds the given ICD only.
-std::string vendors_dir_for(const std::string& path, std::vector<fs::path>& temporary) {
-    if (fs::is_directory(path))
-        return path;
-    if (!fs::is_regular_file(path)) {
-        std::fprintf(stderr, "queue_bench: no ICD at %s\n", path.c_str());
-        std::exit(2);
-    }
-    std::string templ = (fs::temp_directory_path() / "queue_bench.XXXXXX").string();
-    if (mkdtemp(templ.data()) == nullptr) {
-        std::fprintf(stderr, "queue_bench: mkdtemp: %s\n", std::strerror(errno));
-        std::exit(2);
-    }
-    fs::copy_file(path, fs::path(templ) / fs::path(path).filename());
-    temporary.emplace_back(templ);
-    return templ;
-}
-
 struct Results {
     std::string platform;
     std::vector<double> round_trips_ns;
@@ -288,57 +262,21 @@ struct Results {
     std::map<std::string, std::vector<double>> transfers_ns; // copy_ns, read_ns, fill_ns
 };
 
-// Runs this program as a child with OCL_ICD_VENDORS=vendors and adds what
-// it reports to results.
-bool run_round(const std::string& self, const std::string& vendors, const Sizes& sizes,
+// Runs this program as a child for the driver and adds what it reports to
+// results.
+bool run_round(const bench::Drivers& drivers, const bench::Driver& driver, const Sizes& sizes,
                Results& results) {
-    int pipe_fds[2];
-    if (pipe(pipe_fds) != 0)
-        return false;
-    std::vector<std::string> env_strings;
-    for (char** var = environ; *var; ++var) {
-        const std::string_view entry(*var);
-        if (!entry.starts_with("OCL_ICD_VENDORS=") && !entry.starts_with("OCL_ICD_FILENAMES="))
-            env_strings.emplace_back(entry);
-    }
-    env_strings.push_back("OCL_ICD_VENDORS=" + vendors);
-    std::vector<char*> envp;
-    for (std::string& entry : env_strings)
-        envp.push_back(entry.data());
-    envp.push_back(nullptr);
-    std::vector<std::string> arg_strings = {self,
-                                            "--child",
-                                            "--round-trips",
-                                            std::to_string(sizes.round_trips),
-                                            "--markers",
-                                            std::to_string(sizes.markers),
-                                            "--chain",
-                                            std::to_string(sizes.chain)};
-    std::vector<char*> argv;
-    for (std::string& arg : arg_strings)
-        argv.push_back(arg.data());
-    argv.push_back(nullptr);
-
-    const pid_t pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        dup2(pipe_fds[1], STDOUT_FILENO);
-        close(pipe_fds[0]);
-        close(pipe_fds[1]);
-        execve(self.c_str(), argv.data(), envp.data());
-        _exit(127);
-    }
-    close(pipe_fds[1]);
-    FILE* input = fdopen(pipe_fds[0], "r");
-    char line[512];
-    while (input && std::fgets(line, sizeof line, input)) {
-        std::string_view text(line);
-        if (!text.empty() && text.back() == '\n')
-            text.remove_suffix(1);
+    const std::vector<std::string> arguments = {"--child",
+                                                "--round-trips",
+                                                std::to_string(sizes.round_trips),
+                                                "--markers",
+                                                std::to_string(sizes.markers),
+                                                "--chain",
+                                                std::to_string(sizes.chain)};
+    return drivers.run_child(driver, arguments, {}, [&](std::string_view text) {
         const size_t space = text.find(' ');
         if (space == std::string_view::npos)
-            continue;
+            return;
         const std::string key(text.substr(0, space));
         const std::string value(text.substr(space + 1));
         if (key == "platform")
@@ -351,12 +289,7 @@ bool run_round(const std::string& self, const std::string& vendors, const Sizes&
             results.chains_s.push_back(std::strtod(value.c_str(), nullptr));
         else if (key == "copy_ns" || key == "read_ns" || key == "fill_ns")
             results.transfers_ns[key].push_back(std::strtod(value.c_str(), nullptr));
-    }
-    if (input)
-        std::fclose(input);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    });
 }
 
 // Nearest-rank percentile.
@@ -368,17 +301,26 @@ double percentile(std::vector<double> values, double p) {
     return values[std::clamp<size_t>(rank, 1, values.size()) - 1];
 }
 
-void print_row(const char* what, double usmcl, std::optional<double> pocl, const char* unit) {
-    std::printf("  %-40s %14.2f", what, usmcl);
-    if (pocl)
-        std::printf(" %14.2f %12.3f", *pocl, usmcl / *pocl);
-    std::printf("  %s\n", unit);
+// One row: every driver's value, then usmcl's speed-up against each peer
+// (> 1: usmcl is better; lower_is_better rows compare theirs / ours).
+void print_row(const char* what, const std::vector<double>& values, const char* unit,
+               bool lower_is_better) {
+    std::printf("| %s | %s |", what, unit);
+    for (const double value : values)
+        std::printf(" %s |", bench::format_value(value).c_str());
+    for (size_t peer = 1; peer < values.size(); ++peer) {
+        const double speedup =
+            lower_is_better ? values[peer] / values[0] : values[0] / values[peer];
+        std::printf(speedup >= 1 ? " %.2fx |" : " **%.2fx** |", speedup);
+    }
+    std::printf("\n");
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     Options options;
+    bench::Drivers drivers("queue_bench");
     bool child = false;
     for (int i = 1; i < argc; ++i) {
         const std::string_view arg = argv[i];
@@ -391,11 +333,9 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc)
             usage("every option but --child takes a value");
         const char* value = argv[++i];
-        if (arg == "--usmcl")
-            options.usmcl = value;
-        else if (arg == "--pocl")
-            options.pocl = value;
-        else if (arg == "--rounds")
+        if (drivers.take_option(arg, value))
+            continue;
+        if (arg == "--rounds")
             options.rounds = count_of(value);
         else if (arg == "--round-trips")
             options.sizes.round_trips = count_of(value);
@@ -408,75 +348,70 @@ int main(int argc, char** argv) {
     }
     if (child)
         return run_child(options.sizes);
-    if (options.usmcl.empty())
-        usage("--usmcl is required");
+    drivers.resolve();
 
-    const std::string self = fs::read_symlink("/proc/self/exe").string();
-    std::vector<fs::path> temporary;
-    const std::string usmcl_dir = vendors_dir_for(options.usmcl, temporary);
-    const bool with_pocl = options.pocl != "none";
-    const std::string pocl_dir = with_pocl ? vendors_dir_for(options.pocl, temporary) : "";
-
-    Results usmcl;
-    Results pocl;
+    const size_t count = drivers.size();
+    std::vector<Results> results(count);
     bool ok = true;
     for (int round = 0; round < options.rounds && ok; ++round) {
-        // Alternate the order (ABBA) so that neither always runs first.
-        const bool usmcl_first = round % 2 == 0;
-        for (int turn = 0; turn < 2 && ok; ++turn) {
-            const bool is_usmcl = (turn == 0) == usmcl_first;
-            if (!is_usmcl && !with_pocl)
-                continue;
-            ok = run_round(self, is_usmcl ? usmcl_dir : pocl_dir, options.sizes,
-                           is_usmcl ? usmcl : pocl);
-            if (!ok)
+        for (const size_t index : drivers.order(round)) {
+            ok = run_round(drivers, drivers.all()[index], options.sizes, results[index]);
+            if (!ok) {
                 std::fprintf(stderr, "queue_bench: the %s child failed\n",
-                             is_usmcl ? "usmcl" : "PoCL");
+                             drivers.all()[index].name.c_str());
+                break;
+            }
         }
     }
-    for (const fs::path& dir : temporary)
-        fs::remove_all(dir);
     if (!ok)
         return 1;
 
     auto median = [](const std::vector<double>& values) { return percentile(values, 50); };
-    auto pocl_value = [&](double value) {
-        return with_pocl ? std::optional<double>(value) : std::nullopt;
+    // Every driver's value of fn(results).
+    auto each = [&](auto&& fn) {
+        std::vector<double> values;
+        for (Results& result : results)
+            values.push_back(fn(result));
+        return values;
     };
-    std::printf("queue_bench: %d rounds; %d round trips, %d markers, a chain of %d events\n",
+    std::printf("queue_bench: %d rounds; %d round trips, %d markers, a chain of %d events%s%s\n",
                 options.rounds, options.sizes.round_trips, options.sizes.markers,
-                options.sizes.chain);
-    std::printf("  usmcl: %s\n", usmcl.platform.c_str());
-    if (with_pocl)
-        std::printf("  PoCL:  %s\n", pocl.platform.c_str());
-    std::printf("\n  %-40s %14s %14s %12s\n", "", "usmcl", "PoCL", "usmcl/PoCL");
-    print_row("marker+clFinish round trip, median", median(usmcl.round_trips_ns) / 1e3,
-              pocl_value(median(pocl.round_trips_ns) / 1e3), "us");
-    print_row("marker+clFinish round trip, p90", percentile(usmcl.round_trips_ns, 90) / 1e3,
-              pocl_value(percentile(pocl.round_trips_ns, 90) / 1e3), "us");
-    print_row("100k markers then clFinish", median(usmcl.throughputs) / 1e6,
-              pocl_value(median(pocl.throughputs) / 1e6), "M markers/s");
-    print_row("10k-event chain across 2 queues", median(usmcl.chains_s) * 1e3,
-              pocl_value(median(pocl.chains_s) * 1e3), "ms");
+                options.sizes.chain, drivers.cpus().empty() ? "" : "; CPUs ",
+                drivers.cpus().c_str());
+    for (size_t i = 0; i < count; ++i)
+        std::printf("  %s: %s\n", drivers.all()[i].name.c_str(), results[i].platform.c_str());
+    std::string header = "\n| measurement | unit |";
+    std::string rule = "|---|---|";
+    for (const bench::Driver& driver : drivers.all()) {
+        header += " " + driver.name + " |";
+        rule += "---:|";
+    }
+    for (size_t peer = 1; peer < count; ++peer) {
+        header += " usmcl/" + drivers.all()[peer].name + " |";
+        rule += "---:|";
+    }
+    std::printf("%s\n%s\n", header.c_str(), rule.c_str());
+    print_row("marker+clFinish round trip, median",
+              each([&](Results& r) { return median(r.round_trips_ns) / 1e3; }), "us", true);
+    print_row("marker+clFinish round trip, p90",
+              each([&](Results& r) { return percentile(r.round_trips_ns, 90) / 1e3; }), "us", true);
+    print_row("100k markers then clFinish",
+              each([&](Results& r) { return median(r.throughputs) / 1e6; }), "M markers/s", false);
+    print_row("10k-event chain across 2 queues",
+              each([&](Results& r) { return median(r.chains_s) * 1e3; }), "ms", true);
     const std::pair<const char*, const char*> transfer_rows[] = {
         {"copy_ns", "4 KiB copy+clFinish"},
         {"read_ns", "4 KiB blocking read"},
         {"fill_ns", "4 KiB fill+clFinish"}};
     for (const auto& [key, what] : transfer_rows) {
-        const std::vector<double>& ours = usmcl.transfers_ns[key];
-        const std::vector<double>& theirs = pocl.transfers_ns[key];
-        print_row((std::string(what) + ", median").c_str(), median(ours) / 1e3,
-                  pocl_value(median(theirs) / 1e3), "us");
-        print_row((std::string(what) + ", p90").c_str(), percentile(ours, 90) / 1e3,
-                  pocl_value(percentile(theirs, 90) / 1e3), "us");
+        print_row((std::string(what) + ", median").c_str(),
+                  each([&](Results& r) { return median(r.transfers_ns[key]) / 1e3; }), "us", true);
+        print_row((std::string(what) + ", p90").c_str(),
+                  each([&](Results& r) { return percentile(r.transfers_ns[key], 90) / 1e3; }), "us",
+                  true);
     }
-    if (with_pocl) {
-        const double throughput_ratio = median(usmcl.throughputs) / median(pocl.throughputs);
-        const double latency_ratio = median(usmcl.round_trips_ns) / median(pocl.round_trips_ns);
-        std::printf("\n  goal: throughput >= 5x PoCL: %.1fx (%s); round trip <= 1/5 of PoCL: "
-                    "%.3f (%s)\n",
-                    throughput_ratio, throughput_ratio >= 5 ? "met" : "not met", latency_ratio,
-                    latency_ratio <= 0.2 ? "met" : "not met");
-    }
+    if (count > 1)
+        std::printf("\nusmcl/<peer> is usmcl's speed-up (for times: theirs / ours); below 1 in "
+                    "bold.\n");
     return 0;
 }

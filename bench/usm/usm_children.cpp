@@ -140,6 +140,10 @@ struct Setup {
         case UsmKind::shared:
             pointer = usm.shared_alloc(context, device, nullptr, size, 0, &status);
             break;
+        case UsmKind::svm:
+            pointer = clSVMAlloc(context, CL_MEM_READ_WRITE, size, 0);
+            status = pointer ? CL_SUCCESS : CL_OUT_OF_RESOURCES;
+            break;
         }
         if (status != CL_SUCCESS)
             die("USM allocation", status);
@@ -166,6 +170,7 @@ const char* kind_name(UsmKind kind) {
     case UsmKind::host: return "host";
     case UsmKind::device: return "device";
     case UsmKind::shared: return "shared";
+    case UsmKind::svm: return "svm";
     }
     return "?";
 }

@@ -26,6 +26,10 @@
 //   LargeGlobals           program-scope variables of 1 MiB or more to
 //                          storage outside the JIT's image (WorkGroupABI.h)
 //
+// In the host O3 pipeline, before its loop vectorizer:
+//   ScalarizeVectorTypes   float8 & co. split into scalars where the work-item
+//                          loop then vectorizes across work-items
+//
 //===----------------------------------------------------------------------===//
 #pragma once
 
@@ -95,6 +99,11 @@ struct LocalAtomicsPass : llvm::PassInfoMixin<LocalAtomicsPass> {
 
 struct LargeGlobalsPass : llvm::PassInfoMixin<LargeGlobalsPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+struct ScalarizeVectorTypesPass
+    : llvm::PassInfoMixin<ScalarizeVectorTypesPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 } // namespace kc

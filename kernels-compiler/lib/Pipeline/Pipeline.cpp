@@ -139,6 +139,8 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
           FPM.addPass(WorkItemLoopsPass());
         else if (Name == "kc-local-atomics")
           FPM.addPass(LocalAtomicsPass());
+        else if (Name == "kc-scalarize-vector-types")
+          FPM.addPass(ScalarizeVectorTypesPass());
         else
           return false;
         return true;
@@ -163,6 +165,12 @@ void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
       [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
         MPM.addPass(
             llvm::createModuleToFunctionPassAdaptor(llvm::ReplaceWithVeclib()));
+      });
+  // Kernels written with float8 and the like: scalars where the work-item
+  // loops then vectorize across work-items.
+  A.PB.registerVectorizerStartEPCallback(
+      [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {
+        FPM.addPass(ScalarizeVectorTypesPass());
       });
   llvm::ModulePassManager MPM =
       OptDisable
