@@ -1,14 +1,14 @@
 // memory_bench: buffer transfers through the ICD loader, usmcl side by side
-// with PoCL, and migration between two NUMA-domain sub-devices.
+// with its peers (PoCL, Intel's CPU runtime), and migration between two
+// NUMA-domain sub-devices.
 //
 // Usage
 //   ninja -C build-bench bench-memory             (configured with -Dbenchmarks=true)
 // or directly
 //   build-bench/bench/memory/memory_bench --usmcl build-bench/driver/icd
-//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none]
+//       [--pocl /etc/OpenCL/vendors/pocl.icd] [--peer Intel=<folder>/icd] [--cpus 0]
 //       [--max-size 256M] [--numa-size 64M] [--rounds 200] [--seed N]
-// --usmcl and --pocl take an ICD vendors folder or a single .icd file (then
-// linked into a private temporary folder, so the loader sees that ICD alone).
+// The driver options are bench/common's (drivers.hpp).
 //
 // Part 1, bandwidth. Each ICD runs in a child process of its own
 // (OCL_ICD_VENDORS names only it). For sizes 4 KiB … --max-size (×4), the
@@ -18,7 +18,7 @@
 // between the same kind of host memory, in the same process. Every operation
 // runs in 7 batches of at least 3 operations and 20 ms; the best batch gives
 // the time per operation (other load on the machine only adds time). The
-// children run twice, in the order usmcl, PoCL, PoCL, usmcl, and the better
+// children run twice, every driver first in turn, and the better
 // run counts. GB/s = 1e9 bytes per second, counting one transfer's bytes once.
 //
 // Part 2, migration (usmcl only). A child with HWLOC_SYNTHETIC="numa:2 core:1
@@ -59,12 +59,10 @@
 #include <utility>
 #include <vector>
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "drivers.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using usmcl::memory::Access;
 using usmcl::memory::ByteRange;
@@ -366,63 +364,22 @@ int child_numa(size_t size, int rounds, std::uint64_t seed, bool separate_domain
 // ---- parent: run the children, print the tables ---------------------------
 
 struct Options {
-    std::string usmcl;
-    std::string pocl = "/etc/OpenCL/vendors/pocl.icd";
     size_t max_size = 256 * MiB;
     size_t numa_size = 64 * MiB;
     int rounds = 200;
     std::uint64_t seed = 12345;
 };
 
-// A vendors folder holding only the given ICD.
-std::string vendors_folder(const std::string& icd, std::vector<fs::path>& temporary) {
-    if (fs::is_directory(icd))
-        return icd;
-    char pattern[] = "/tmp/memory_bench.XXXXXX";
-    if (!mkdtemp(pattern)) {
-        std::perror("mkdtemp");
-        std::exit(2);
-    }
-    const fs::path folder = pattern;
-    fs::create_symlink(fs::absolute(icd), folder / fs::path(icd).filename());
-    temporary.push_back(folder);
-    return folder.string();
-}
-
-// Runs this program as a child with extra environment; returns its output.
-std::string run_child(const std::vector<std::string>& arguments,
-                      const std::vector<std::pair<std::string, std::string>>& environment) {
-    int pipe_ends[2];
-    if (pipe(pipe_ends) != 0) {
-        std::perror("pipe");
-        std::exit(2);
-    }
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipe_ends[1], STDOUT_FILENO);
-        close(pipe_ends[0]);
-        close(pipe_ends[1]);
-        for (const auto& [name, value] : environment)
-            setenv(name.c_str(), value.c_str(), 1);
-        std::vector<char*> argv;
-        for (const std::string& argument : arguments)
-            argv.push_back(const_cast<char*>(argument.c_str()));
-        argv.push_back(nullptr);
-        execv("/proc/self/exe", argv.data());
-        std::perror("execv");
-        _exit(127);
-    }
-    close(pipe_ends[1]);
+// Runs this program as a child for the driver; returns its output.
+std::string run_child(const bench::Drivers& drivers, const bench::Driver& driver,
+                      const std::vector<std::string>& arguments) {
     std::string output;
-    char chunk[4096];
-    for (ssize_t n; (n = read(pipe_ends[0], chunk, sizeof chunk)) > 0;)
-        output.append(chunk, static_cast<size_t>(n));
-    close(pipe_ends[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        std::fprintf(stderr, "memory_bench: child %s failed (status %d)\n",
-                     arguments.size() > 2 ? arguments[2].c_str() : "?", status);
+    if (!drivers.run_child(driver, arguments, {}, [&](std::string_view line) {
+            output.append(line);
+            output.push_back('\n');
+        }))
+        std::fprintf(stderr, "memory_bench: child %s of %s failed\n",
+                     arguments.size() > 1 ? arguments[1].c_str() : "?", driver.name.c_str());
     return output;
 }
 
@@ -464,35 +421,46 @@ double gbps(size_t size, double seconds) {
     return seconds > 0 ? static_cast<double>(size) / seconds / 1e9 : 0;
 }
 
-void print_bandwidth(const Bandwidth& usmcl, const Bandwidth* pocl) {
+// One table: per size and operation, each driver's bandwidth and its share
+// of memcpy in the same process, then usmcl's ratio to each peer.
+void print_bandwidth(const bench::Drivers& drivers, const std::vector<Bandwidth>& results) {
     std::printf("\nBandwidth (GB/s; %% = of memcpy of the same size in the same process)\n");
-    std::printf("usmcl: %s\n", usmcl.platform.c_str());
-    if (pocl)
-        std::printf("PoCL:  %s\n", pocl->platform.c_str());
+    for (size_t i = 0; i < results.size(); ++i)
+        std::printf("%s: %s\n", drivers.all()[i].name.c_str(), results[i].platform.c_str());
     const char* names[] = {"read", "write", "copy"};
-    std::printf("\n| size | op | memcpy (usmcl proc) | usmcl | usmcl %% memcpy |");
-    if (pocl)
-        std::printf(" memcpy (PoCL proc) | PoCL | PoCL %% memcpy | usmcl / PoCL |");
-    std::printf("\n|---:|---|---:|---:|---:|");
-    if (pocl)
-        std::printf("---:|---:|---:|---:|");
-    std::printf("\n");
-    for (const auto& [size, times] : usmcl.times) {
-        for (int op = 0; op < 3; ++op) {
-            const double native = gbps(size, times[0]);
-            const double ours = gbps(size, times[static_cast<size_t>(op) + 1]);
-            std::printf("| %s | %s | %.2f | %.2f | %.0f%% |", human(size).c_str(), names[op],
-                        native, ours, 100 * ours / native);
-            if (pocl) {
-                auto it = pocl->times.find(size);
-                if (it == pocl->times.end()) {
-                    std::printf(" - | - | - | - |");
-                } else {
-                    const double their_native = gbps(size, it->second[0]);
-                    const double theirs = gbps(size, it->second[static_cast<size_t>(op) + 1]);
-                    std::printf(" %.2f | %.2f | %.0f%% | %.2f |", their_native, theirs,
-                                100 * theirs / their_native, ours / theirs);
+    std::printf("\n| size | op |");
+    std::string rule = "|---:|---|";
+    for (const bench::Driver& driver : drivers.all()) {
+        std::printf(" %s | %s %% memcpy |", driver.name.c_str(), driver.name.c_str());
+        rule += "---:|---:|";
+    }
+    for (size_t peer = 1; peer < results.size(); ++peer) {
+        std::printf(" usmcl/%s |", drivers.all()[peer].name.c_str());
+        rule += "---:|";
+    }
+    std::printf("\n%s\n", rule.c_str());
+    for (const auto& [size, times] : results[0].times) {
+        for (size_t op = 0; op < 3; ++op) {
+            std::printf("| %s | %s |", human(size).c_str(), names[op]);
+            std::vector<double> rates;
+            for (const Bandwidth& result : results) {
+                const auto it = result.times.find(size);
+                if (it == result.times.end()) {
+                    rates.push_back(0);
+                    std::printf(" - | - |");
+                    continue;
                 }
+                const double native = gbps(size, it->second[0]);
+                const double rate = gbps(size, it->second[op + 1]);
+                rates.push_back(rate);
+                std::printf(" %.2f | %.0f%% |", rate, 100 * rate / native);
+            }
+            for (size_t peer = 1; peer < rates.size(); ++peer) {
+                if (rates[0] > 0 && rates[peer] > 0)
+                    std::printf(rates[0] >= rates[peer] ? " %.2fx |" : " **%.2fx** |",
+                                rates[0] / rates[peer]);
+                else
+                    std::printf(" - |");
             }
             std::printf("\n");
         }
@@ -564,49 +532,38 @@ void print_numa(const std::string& numa, const std::string& shared) {
                 "copy-everything ms/round: usmcl's round plus one whole-buffer memcpy.\n");
 }
 
-int parent(const Options& options, const char* self) {
-    std::vector<fs::path> temporary;
-    const std::string usmcl = vendors_folder(options.usmcl, temporary);
-    const bool with_pocl = options.pocl != "none" && fs::exists(options.pocl);
+int parent(const Options& options, bench::Drivers& drivers) {
     const std::string max_size = std::to_string(options.max_size);
-
-    const std::string pocl = with_pocl ? vendors_folder(options.pocl, temporary) : "";
-    auto bandwidth = [&](const char* name, const std::string& vendors) {
-        std::fprintf(stderr, "memory_bench: bandwidth through %s ...\n", name);
-        return parse_bandwidth(
-            run_child({self, "--child", "bandwidth", max_size}, {{"OCL_ICD_VENDORS", vendors}}));
-    };
-    Bandwidth ours = bandwidth("usmcl", usmcl);
-    Bandwidth theirs;
-    if (with_pocl) {
-        theirs = bandwidth("PoCL", pocl);
-        merge(theirs, bandwidth("PoCL", pocl));
-    }
-    merge(ours, bandwidth("usmcl", usmcl));
-    print_bandwidth(ours, with_pocl ? &theirs : nullptr);
+    std::vector<Bandwidth> results(drivers.size());
+    for (int round = 0; round < 2; ++round)
+        for (const size_t index : drivers.order(round)) {
+            const bench::Driver& driver = drivers.all()[index];
+            std::fprintf(stderr, "memory_bench: bandwidth through %s ...\n", driver.name.c_str());
+            const Bandwidth measured =
+                parse_bandwidth(run_child(drivers, driver, {"--child", "bandwidth", max_size}));
+            if (round == 0)
+                results[index] = measured;
+            else
+                merge(results[index], measured);
+        }
+    print_bandwidth(drivers, results);
     std::fflush(stdout);
 
     std::fprintf(stderr, "memory_bench: NUMA migration through usmcl ...\n");
-    const std::vector<std::string> numa_arguments = {self,
-                                                     "--child",
-                                                     "numa",
-                                                     std::to_string(options.numa_size),
-                                                     std::to_string(options.rounds),
-                                                     std::to_string(options.seed)};
-    auto numa_environment = [&](const char* domains) {
-        return std::vector<std::pair<std::string, std::string>>{
-            {"OCL_ICD_VENDORS", usmcl},
-            {"HWLOC_SYNTHETIC", "numa:2 core:1 pu:1"},
-            {"USMCL_NUMA_DOMAINS", domains}};
+    const std::vector<std::string> numa_arguments = {
+        "--child", "numa", std::to_string(options.numa_size), std::to_string(options.rounds),
+        std::to_string(options.seed)};
+    auto numa_driver = [&](const char* domains) {
+        bench::Driver driver = drivers.usmcl();
+        driver.environment.push_back("HWLOC_SYNTHETIC=numa:2 core:1 pu:1");
+        driver.environment.push_back(std::string("USMCL_NUMA_DOMAINS=") + domains);
+        return driver;
     };
-    const std::string numa = run_child(numa_arguments, numa_environment("1"));
+    const std::string numa = run_child(drivers, numa_driver("1"), numa_arguments);
     std::vector<std::string> shared_arguments = numa_arguments;
     shared_arguments.push_back("shared");
-    const std::string shared = run_child(shared_arguments, numa_environment("0"));
+    const std::string shared = run_child(drivers, numa_driver("0"), shared_arguments);
     print_numa(numa, shared);
-
-    for (const fs::path& folder : temporary)
-        fs::remove_all(folder);
     return 0;
 }
 
@@ -625,13 +582,12 @@ int main(int argc, char** argv) {
         return 2;
     }
     Options options;
+    bench::Drivers drivers("memory_bench");
     for (int i = 1; i < argc; ++i) {
         const std::string_view argument = argv[i];
         const bool has_value = i + 1 < argc;
-        if (argument == "--usmcl" && has_value)
-            options.usmcl = argv[++i];
-        else if (argument == "--pocl" && has_value)
-            options.pocl = argv[++i];
+        if (has_value && drivers.take_option(argument, argv[i + 1]))
+            ++i;
         else if (argument == "--max-size" && has_value)
             options.max_size = parse_size(argv[++i]);
         else if (argument == "--numa-size" && has_value)
@@ -642,16 +598,16 @@ int main(int argc, char** argv) {
             options.seed = std::strtoull(argv[++i], nullptr, 0);
         else {
             std::fprintf(stderr,
-                         "usage: %s --usmcl <icd dir|file> [--pocl <icd file|dir|none>] "
-                         "[--max-size 256M] [--numa-size 64M] [--rounds 200] [--seed N]\n",
-                         argv[0]);
+                         "usage: %s <driver options> [--max-size 256M] [--numa-size 64M] "
+                         "[--rounds 200] [--seed N]\n%s",
+                         argv[0], bench::driver_options_usage());
             return 2;
         }
     }
-    if (options.usmcl.empty() || options.max_size < 4 * KiB || options.numa_size < 128 * KiB ||
-        options.rounds < 1) {
-        std::fprintf(stderr, "memory_bench: --usmcl is required; sizes too small\n");
+    if (options.max_size < 4 * KiB || options.numa_size < 128 * KiB || options.rounds < 1) {
+        std::fprintf(stderr, "memory_bench: sizes too small\n");
         return 2;
     }
-    return parent(options, argv[0]);
+    drivers.resolve();
+    return parent(options, drivers);
 }
