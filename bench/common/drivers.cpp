@@ -145,12 +145,8 @@ std::string Drivers::vendors_dir_for(const std::string& path) {
     return folder.string();
 }
 
-bool Drivers::run_child(const Driver& driver, const std::vector<std::string>& arguments,
-                        const fs::path& cache_dir,
-                        const std::function<void(std::string_view line)>& on_line) const {
-    int pipe_fds[2];
-    if (pipe(pipe_fds) != 0)
-        return false;
+std::vector<std::string> Drivers::environment_of(const Driver& driver,
+                                                 const fs::path& cache_dir) const {
     std::vector<std::string> env_strings;
     for (char** var = environ; *var; ++var) {
         const std::string_view entry(*var);
@@ -172,6 +168,23 @@ bool Drivers::run_child(const Driver& driver, const std::vector<std::string>& ar
                       [&](const std::string& entry) { return entry.starts_with(key); });
         env_strings.push_back(line);
     }
+    return env_strings;
+}
+
+bool Drivers::restrict_to_cpus() const {
+    if (cpus_.empty())
+        return true;
+    cpu_set_t cpus;
+    return parse_cpu_list(cpus_, cpus) && sched_setaffinity(0, sizeof cpus, &cpus) == 0;
+}
+
+bool Drivers::run_child(const Driver& driver, const std::vector<std::string>& arguments,
+                        const fs::path& cache_dir,
+                        const std::function<void(std::string_view line)>& on_line) const {
+    int pipe_fds[2];
+    if (pipe(pipe_fds) != 0)
+        return false;
+    std::vector<std::string> env_strings = environment_of(driver, cache_dir);
     std::vector<char*> envp;
     for (std::string& entry : env_strings)
         envp.push_back(entry.data());
@@ -183,9 +196,6 @@ bool Drivers::run_child(const Driver& driver, const std::vector<std::string>& ar
     for (std::string& arg : arg_strings)
         argv.push_back(arg.data());
     argv.push_back(nullptr);
-    cpu_set_t cpus;
-    const bool restrict_cpus = !cpus_.empty() && parse_cpu_list(cpus_, cpus);
-
     std::fflush(stdout);
     std::fflush(stderr);
     const pid_t pid = fork();
@@ -198,7 +208,7 @@ bool Drivers::run_child(const Driver& driver, const std::vector<std::string>& ar
         dup2(pipe_fds[1], STDOUT_FILENO);
         close(pipe_fds[0]);
         close(pipe_fds[1]);
-        if (restrict_cpus && sched_setaffinity(0, sizeof cpus, &cpus) != 0)
+        if (!restrict_to_cpus())
             _exit(126);
         execve(self.c_str(), argv.data(), envp.data());
         _exit(127);

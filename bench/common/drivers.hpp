@@ -66,6 +66,15 @@ public:
                    const std::filesystem::path& cache_dir,
                    const std::function<void(std::string_view line)>& on_line) const;
 
+    // The environment of a child measuring the driver: this process's, with
+    // OCL_ICD_VENDORS naming the driver's ICD, its peer.env lines, and
+    // cache_dir (if not empty) as USMCL_CACHE_DIR and POCL_CACHE_DIR.
+    std::vector<std::string> environment_of(const Driver& driver,
+                                            const std::filesystem::path& cache_dir = {}) const;
+    // In a forked child before exec: restricts it to the CPUs of --cpus (if
+    // given). False if that failed.
+    bool restrict_to_cpus() const;
+
     const std::string& program_name() const { return program_name_; }
 
 private:

@@ -1,14 +1,14 @@
 // startup_bench: start-up cost of an OpenCL application as a user feels it,
-// usmcl side by side with PoCL in the same run.
+// usmcl side by side with its peers (PoCL, Intel's CPU runtime) in the same
+// run.
 //
 // Usage
 //   ninja -C build-bench bench-startup          (configured with -Dbenchmarks=true)
 // or directly
 //   build-bench/bench/startup/startup_bench --usmcl build-bench/driver/icd
-//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none]
+//       [--pocl /etc/OpenCL/vendors/pocl.icd] [--peer Intel=<folder>/icd] [--cpus 0]
 //       [--probe build-bench/bench/startup/startup_probe] [--runs 30] [--warmup 2]
-// --usmcl and --pocl take an ICD vendors folder or a single .icd file (copied
-// into a private temporary folder, so the loader sees that ICD and nothing else).
+// The driver options are bench/common's (drivers.hpp).
 //
 // What is measured
 //   Every run spawns a fresh startup_probe process (a small C program linked
@@ -31,10 +31,11 @@
 //     (wait4 rusage); it shows work done by helper threads that wall time hides.
 //   - Memory: VmRSS and VmHWM from /proc/self/status right after the context
 //     is created, and the thread count at that point.
-//   Runs alternate between the ICDs (ABBA order) so that drift in machine load
-//   affects both alike; warm-up runs are discarded, so figures are for a warm
-//   page cache. Reported: median, minimum and 90th percentile (nearest rank)
-//   per ICD, and the ratios usmcl/PoCL of medians and of minima.
+//   Runs alternate between the ICDs (every driver first in turn) so that
+//   drift in machine load affects all alike; warm-up runs are discarded, so
+//   figures are for a warm page cache. Reported: median, minimum and 90th
+//   percentile (nearest rank) per ICD, and the ratios usmcl/<peer> of medians
+//   and of minima.
 
 #include <algorithm>
 #include <cerrno>
@@ -55,7 +56,7 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char** environ;
+#include "drivers.hpp"
 
 namespace {
 
@@ -77,8 +78,6 @@ double ms(u64 from, u64 to) {
 
 struct Options {
     std::string probe;
-    std::string usmcl;
-    std::string pocl = "/etc/OpenCL/vendors/pocl.icd";
     int runs = 30;
     int warmup = 2;
 };
@@ -88,9 +87,9 @@ struct Options {
         std::fprintf(stderr, "startup_bench: %s\n", problem);
     }
     std::fprintf(stderr,
-                 "usage: %s --usmcl <icd dir or .icd> [--pocl <icd dir or .icd> | none]\n"
-                 "          [--probe <startup_probe>] [--runs N] [--warmup N]\n",
-                 argv0);
+                 "usage: %s <driver options> [--probe <startup_probe>] [--runs N] [--warmup N]\n"
+                 "%s",
+                 argv0, bench::driver_options_usage());
     std::exit(2);
 }
 
@@ -110,7 +109,7 @@ std::string default_probe() {
     return ec ? std::string("startup_probe") : (self.parent_path() / "startup_probe").string();
 }
 
-Options parse_options(int argc, char** argv) {
+Options parse_options(int argc, char** argv, bench::Drivers& drivers) {
     Options options;
     for (int i = 1; i < argc; ++i) {
         std::string_view arg = argv[i];
@@ -121,11 +120,10 @@ Options parse_options(int argc, char** argv) {
             usage(argv[0], "every option takes a value");
         }
         const char* value = argv[++i];
-        if (arg == "--usmcl") {
-            options.usmcl = value;
-        } else if (arg == "--pocl") {
-            options.pocl = value;
-        } else if (arg == "--probe") {
+        if (drivers.take_option(arg, value)) {
+            continue;
+        }
+        if (arg == "--probe") {
             options.probe = value;
         } else if (arg == "--runs") {
             options.runs = parse_count(argv[0], value);
@@ -134,9 +132,6 @@ Options parse_options(int argc, char** argv) {
         } else {
             usage(argv[0], "unknown option");
         }
-    }
-    if (options.usmcl.empty()) {
-        usage(argv[0], "--usmcl is required");
     }
     if (options.runs < 1) {
         usage(argv[0], "--runs must be at least 1");
@@ -163,63 +158,13 @@ struct Sample {
 };
 
 struct Icd {
-    explicit Icd(std::string name) : label(std::move(name)) {}
+    explicit Icd(const bench::Driver& of) : driver(&of), label(of.name) {}
 
+    const bench::Driver* driver;
     std::string label;
-    std::string vendors_dir; // what OCL_ICD_VENDORS is set to
-    std::string temp_dir;    // removed at the end when we created it
     std::string platform_name;
     std::vector<Sample> samples;
 };
-
-// Gives the loader a folder holding exactly the ICD the user named.
-bool prepare_icd(Icd& icd, const std::string& path) {
-    std::error_code ec;
-    if (fs::is_directory(path, ec)) {
-        int count = 0;
-        for (const auto& entry : fs::directory_iterator(path, ec)) {
-            count += entry.path().extension() == ".icd" ? 1 : 0;
-        }
-        if (count != 1) {
-            std::fprintf(stderr, "startup_bench: %s holds %d .icd files, expected 1\n",
-                         path.c_str(), count);
-            return false;
-        }
-        icd.vendors_dir = fs::absolute(path).string();
-        return true;
-    }
-    if (!fs::is_regular_file(path, ec)) {
-        std::fprintf(stderr, "startup_bench: %s: no such ICD file or folder\n", path.c_str());
-        return false;
-    }
-    std::string templ = (fs::temp_directory_path() / "startup_bench.XXXXXX").string();
-    if (mkdtemp(templ.data()) == nullptr) {
-        std::fprintf(stderr, "startup_bench: mkdtemp: %s\n", std::strerror(errno));
-        return false;
-    }
-    icd.temp_dir = templ;
-    fs::copy_file(path, fs::path(templ) / fs::path(path).filename(), ec);
-    if (ec) {
-        std::fprintf(stderr, "startup_bench: copying %s: %s\n", path.c_str(), ec.message().c_str());
-        return false;
-    }
-    icd.vendors_dir = templ;
-    return true;
-}
-
-// The environment of the probe: ours, with the loader pointed at one ICD only.
-std::vector<std::string> probe_environment(const std::string& vendors_dir) {
-    std::vector<std::string> env;
-    for (char** e = environ; *e != nullptr; ++e) {
-        std::string_view var = *e;
-        if (var.starts_with("OCL_ICD_VENDORS=") || var.starts_with("OCL_ICD_FILENAMES=")) {
-            continue;
-        }
-        env.emplace_back(var);
-    }
-    env.push_back("OCL_ICD_VENDORS=" + vendors_dir);
-    return env;
-}
 
 // ---- one run -----------------------------------------------------------------
 
@@ -259,7 +204,7 @@ struct RunOutput {
     u64 t_exit = 0;
 };
 
-std::optional<RunOutput> spawn_probe(const std::string& probe,
+std::optional<RunOutput> spawn_probe(const bench::Drivers& drivers, const std::string& probe,
                                      const std::vector<std::string>& env) {
     std::vector<char*> envp;
     for (const auto& var : env) {
@@ -281,6 +226,9 @@ std::optional<RunOutput> spawn_probe(const std::string& probe,
     if (pid == 0) {
         dup2(fds[1], STDOUT_FILENO); // the copy on fd 1 survives exec
         char line[40];
+        if (!drivers.restrict_to_cpus()) {
+            _exit(126);
+        }
         size_t len = format_exec_line(line, now_ns());
         if (write(STDOUT_FILENO, line, len) == static_cast<ssize_t>(len)) {
             execve(probe.c_str(), argv, envp.data());
@@ -318,8 +266,8 @@ double cpu_ms(const rusage& usage) {
     return to_ms(usage.ru_utime) + to_ms(usage.ru_stime);
 }
 
-bool run_once(const std::string& probe, Icd& icd, bool keep) {
-    auto out = spawn_probe(probe, probe_environment(icd.vendors_dir));
+bool run_once(const bench::Drivers& drivers, const std::string& probe, Icd& icd, bool keep) {
+    auto out = spawn_probe(drivers, probe, drivers.environment_of(*icd.driver));
     if (!out) {
         return false;
     }
@@ -328,7 +276,7 @@ bool run_once(const std::string& probe, Icd& icd, bool keep) {
     bool exited_ok = WIFEXITED(out->status) && WEXITSTATUS(out->status) == 0;
     if (!text.starts_with("exec ") || ok_at == std::string_view::npos || !exited_ok) {
         std::fprintf(stderr, "startup_bench: the probe failed for %s (OCL_ICD_VENDORS=%s):\n%s",
-                     icd.label.c_str(), icd.vendors_dir.c_str(), out->text.c_str());
+                     icd.label.c_str(), icd.driver->vendors_dir.c_str(), out->text.c_str());
         if (WIFEXITED(out->status) && WEXITSTATUS(out->status) == 127) {
             std::fprintf(stderr, "startup_bench: could not execute the probe\n");
         }
@@ -428,87 +376,78 @@ std::string ratio(double a, double b) {
     return text;
 }
 
-void print_report(const Icd& usmcl, const Icd* pocl, int runs, int warmup) {
+void print_report(const std::vector<Icd>& icds, int runs, int warmup) {
     std::printf(
         "startup: %d runs per ICD after %d warm-up runs (warm page cache), %ld CPUs online\n", runs,
         warmup, sysconf(_SC_NPROCESSORS_ONLN));
-    std::printf("  usmcl: platform \"%s\", OCL_ICD_VENDORS=%s\n", usmcl.platform_name.c_str(),
-                usmcl.vendors_dir.c_str());
-    if (pocl != nullptr) {
-        std::printf("  PoCL:  platform \"%s\", OCL_ICD_VENDORS=%s\n", pocl->platform_name.c_str(),
-                    pocl->vendors_dir.c_str());
+    for (const Icd& icd : icds) {
+        std::printf("  %s: platform \"%s\", OCL_ICD_VENDORS=%s\n", icd.label.c_str(),
+                    icd.platform_name.c_str(), icd.driver->vendors_dir.c_str());
     }
-    std::printf("\n%-18s %-4s | %9s %9s %9s |", "metric", "unit", "usmcl med", "min", "p90");
-    if (pocl != nullptr) {
-        std::printf(" %9s %9s %9s | %11s %9s", "PoCL med", "min", "p90", "ratio med", "ratio min");
+    std::printf("\n| metric | unit |");
+    std::string rule = "|---|---|";
+    for (const Icd& icd : icds) {
+        std::printf(" %s median | min | p90 |", icd.label.c_str());
+        rule += "---:|---:|---:|";
     }
-    std::printf("\n");
+    for (size_t peer = 1; peer < icds.size(); ++peer) {
+        std::printf(" usmcl/%s median | min |", icds[peer].label.c_str());
+        rule += "---:|---:|";
+    }
+    std::printf("\n%s\n", rule.c_str());
     for (const auto& metric : metrics) {
         int d = metric.decimals;
-        Stats u = metric_stats(usmcl, metric);
-        std::printf("%-18s %-4s | %9.*f %9.*f %9.*f |", metric.name, metric.unit, d, u.median, d,
-                    u.min, d, u.p90);
-        if (pocl != nullptr) {
-            Stats p = metric_stats(*pocl, metric);
-            std::printf(" %9.*f %9.*f %9.*f | %11s %9s", d, p.median, d, p.min, d, p.p90,
-                        ratio(u.median, p.median).c_str(), ratio(u.min, p.min).c_str());
+        std::printf("| %s | %s |", metric.name, metric.unit);
+        std::vector<Stats> stats;
+        for (const Icd& icd : icds) {
+            stats.push_back(metric_stats(icd, metric));
+            std::printf(" %.*f | %.*f | %.*f |", d, stats.back().median, d, stats.back().min, d,
+                        stats.back().p90);
+        }
+        for (size_t peer = 1; peer < stats.size(); ++peer) {
+            std::printf(" %s | %s |", ratio(stats[0].median, stats[peer].median).c_str(),
+                        ratio(stats[0].min, stats[peer].min).c_str());
         }
         std::printf("\n");
     }
-    if (pocl != nullptr) {
-        std::printf("\nratio = usmcl / PoCL (below 1: usmcl starts faster or smaller)\n");
-    }
-}
-
-void remove_temp(const Icd& icd) {
-    if (!icd.temp_dir.empty()) {
-        std::error_code ec;
-        fs::remove_all(icd.temp_dir, ec);
+    if (icds.size() > 1) {
+        std::printf("\nusmcl/<peer> = usmcl's value / the peer's (below 1: usmcl starts faster or "
+                    "smaller)\n");
     }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    Options options = parse_options(argc, argv);
+    bench::Drivers drivers("startup_bench");
+    Options options = parse_options(argc, argv, drivers);
     if (access(options.probe.c_str(), X_OK) != 0) {
         std::fprintf(stderr, "startup_bench: probe %s is not executable\n", options.probe.c_str());
         return 1;
     }
-
+    drivers.resolve();
     std::vector<Icd> icds;
-    icds.emplace_back("usmcl");
-    bool with_pocl = options.pocl != "none";
-    if (with_pocl && !fs::exists(options.pocl)) {
-        std::fprintf(stderr,
-                     "startup_bench: %s not found (install pocl-opencl-icd); "
-                     "measuring usmcl alone\n",
-                     options.pocl.c_str());
-        with_pocl = false;
-    }
-    if (with_pocl) {
-        icds.emplace_back("PoCL");
+    for (const bench::Driver& driver : drivers.all()) {
+        icds.emplace_back(driver);
     }
 
-    bool ok =
-        prepare_icd(icds[0], options.usmcl) && (!with_pocl || prepare_icd(icds[1], options.pocl));
-    // ABBA order: run i goes usmcl, PoCL when i is even and PoCL, usmcl when odd.
+    bool ok = true;
+    // Every driver first in turn (ABBA with two).
     for (int i = 0; ok && i < options.warmup + options.runs; ++i) {
         bool keep = i >= options.warmup;
-        for (size_t k = 0; ok && k < icds.size(); ++k) {
-            size_t which = i % 2 == 0 ? k : icds.size() - 1 - k;
-            ok = run_once(options.probe, icds[which], keep);
+        for (const size_t which : drivers.order(i)) {
+            ok = run_once(drivers, options.probe, icds[which], keep);
+            if (!ok) {
+                break;
+            }
         }
     }
     if (ok && icds[0].platform_name != "usmcl") {
         std::fprintf(stderr, "startup_bench: warning: %s names platform \"%s\", not usmcl\n",
-                     options.usmcl.c_str(), icds[0].platform_name.c_str());
+                     icds[0].driver->vendors_dir.c_str(), icds[0].platform_name.c_str());
     }
     if (ok) {
-        print_report(icds[0], with_pocl ? &icds[1] : nullptr, options.runs, options.warmup);
-    }
-    for (const auto& icd : icds) {
-        remove_temp(icd);
+        print_report(icds, options.runs, options.warmup);
     }
     return ok ? 0 : 1;
 }
