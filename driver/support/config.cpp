@@ -1,8 +1,12 @@
 #include "support/config.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string_view>
+
+#include <unistd.h>
 
 namespace usmcl::support {
 namespace {
@@ -51,9 +55,27 @@ Config parse_config(const char* (*lookup)(const char* name), std::string* warnin
     return config;
 }
 
+std::string unknown_variable_warnings(const char* const* environment) {
+    static constexpr std::string_view known[] = {
+#define USMCL_CONFIG(kind, name, member, default_value, doc) "USMCL_" #name,
+#include "support/config.def"
+    };
+    std::string warnings;
+    for (const char* const* entry = environment; entry && *entry; ++entry) {
+        const std::string_view text(*entry);
+        if (!text.starts_with("USMCL_") || text.starts_with("USMCL_TEST_"))
+            continue;
+        const std::string_view name = text.substr(0, text.find('='));
+        if (std::find(std::begin(known), std::end(known), name) == std::end(known))
+            warnings += "usmcl: ignoring " + std::string(name) +
+                        ", which is not one of usmcl's variables (docs/configuration.md)\n";
+    }
+    return warnings;
+}
+
 const Config& config() {
     static const Config parsed = [] {
-        std::string warnings;
+        std::string warnings = unknown_variable_warnings(environ);
         Config result = parse_config(
             [](const char* name) -> const char* { return std::getenv(name); }, &warnings);
         if (!warnings.empty())

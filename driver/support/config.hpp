@@ -25,4 +25,9 @@ const Config& config();
 // do not parse go to *warnings, one per line. Used by config() and by tests.
 Config parse_config(const char* (*lookup)(const char* name), std::string* warnings);
 
+// Warnings for the USMCL_* variables of an environment (NAME=VALUE entries,
+// null-terminated, as environ) that config.def does not list, one per line:
+// most likely a misspelling. USMCL_TEST_* belongs to usmcl's tests.
+std::string unknown_variable_warnings(const char* const* environment);
+
 } // namespace usmcl::support

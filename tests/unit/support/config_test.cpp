@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -48,6 +49,19 @@ TEST_CASE("configuration values parse, bad ones are reported and ignored") {
     config = parse_config(lookup, &warnings);
     CHECK_FALSE(config.numa_domains);
     CHECK(warnings.find("USMCL_NUMA_DOMAINS=maybe") != std::string::npos);
+}
+
+TEST_CASE("unknown USMCL_ variables are warned about") {
+    const char* const environment[] = {"PATH=/usr/bin",     "USMCL_DEBUG=api",    "USMCL_DEBGU=api",
+                                       "USMCL_TEST_SEED=7", "XUSMCL_CACHE_DIR=x", nullptr};
+    const std::string warnings = usmcl::support::unknown_variable_warnings(environment);
+    CHECK(warnings.find("USMCL_DEBGU") != std::string::npos);
+    CHECK(warnings.find("USMCL_DEBUG,") == std::string::npos);
+    CHECK(warnings.find("USMCL_TEST_SEED") == std::string::npos);
+    CHECK(warnings.find("XUSMCL") == std::string::npos);
+    CHECK(std::count(warnings.begin(), warnings.end(), '\n') == 1);
+    const char* const clean[] = {"USMCL_CACHE=0", nullptr};
+    CHECK(usmcl::support::unknown_variable_warnings(clean).empty());
 }
 
 TEST_CASE("debug categories") {
