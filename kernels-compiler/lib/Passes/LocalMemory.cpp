@@ -6,9 +6,16 @@
 // size in the "kc-static-local-mem-size" attribute. The arena is 128-byte
 // aligned by contract, so no variable is placed at a coarser alignment.
 //
+// The work-group collective functions of the builtin library
+// (builtins/collectives.cl) call __kc_work_group_scratch for an area of
+// kc::MaxWorkGroupSize + 1 slots of 8 bytes; a work-group function that
+// calls it gets one more __local variable, __kc_work_group_scratch, shared
+// by all its collectives (they leave nothing in it between calls).
+//
 //===----------------------------------------------------------------------===//
 #include "Passes/Passes.h"
 #include "Passes/WorkGroupABI.h"
+#include "kc/Launch.h"
 
 #include <llvm/ADT/SetVector.h>
 #include <llvm/IR/Constants.h>
@@ -39,7 +46,40 @@ bool usedIn(const llvm::Value *V, const llvm::Function &F,
   return false;
 }
 
+constexpr const char *ScratchName = "__kc_work_group_scratch";
+
+// The scratch area's calls in WG replaced with the variable.
+void provideScratch(llvm::Function &WG) {
+  llvm::Module &M = *WG.getParent();
+  llvm::Function *Get = M.getFunction(ScratchName);
+  if (!Get)
+    return;
+  llvm::SmallVector<llvm::CallInst *, 8> Calls;
+  for (llvm::User *U : Get->users())
+    if (auto *Call = llvm::dyn_cast<llvm::CallInst>(U))
+      if (Call->getFunction() == &WG && Call->getCalledFunction() == Get)
+        Calls.push_back(Call);
+  if (Calls.empty())
+    return;
+  llvm::GlobalVariable *Scratch =
+      M.getGlobalVariable(std::string(ScratchName) + ".slots", true);
+  if (!Scratch) {
+    llvm::Type *Ty = llvm::ArrayType::get(
+        llvm::Type::getInt64Ty(M.getContext()), MaxWorkGroupSize + 1);
+    Scratch = new llvm::GlobalVariable(
+        M, Ty, false, llvm::GlobalValue::InternalLinkage,
+        llvm::UndefValue::get(Ty), std::string(ScratchName) + ".slots", nullptr,
+        llvm::GlobalValue::NotThreadLocal, LocalAddressSpace);
+    Scratch->setAlignment(llvm::Align(8));
+  }
+  for (llvm::CallInst *Call : Calls) {
+    Call->replaceAllUsesWith(Scratch);
+    Call->eraseFromParent();
+  }
+}
+
 void placeLocals(llvm::Function &WG) {
+  provideScratch(WG);
   llvm::Module &M = *WG.getParent();
   const llvm::DataLayout &DL = M.getDataLayout();
   llvm::SetVector<llvm::GlobalVariable *> Locals;
