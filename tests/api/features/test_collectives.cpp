@@ -293,3 +293,36 @@ TEST_CASE("work-group collectives of different types back to back", "[collective
         }
     }
 }
+
+// With reqd_work_group_size the scratch area has a slot per work-item of
+// that size, plus one, instead of one per work-item of the largest group.
+TEST_CASE("work-group collectives in a kernel with reqd_work_group_size", "[collectives]") {
+    Fixture f;
+    const char* const reqd_source = R"CLC(
+__kernel __attribute__((reqd_work_group_size(16, 4, 1)))
+void reqd(__global const int* in, __global int* out) {
+    size_t id = get_global_id(0) + get_global_size(0) * get_global_id(1);
+    out[id] = work_group_scan_exclusive_add(in[id]) + work_group_reduce_max(in[id]);
+}
+)CLC";
+    ProgramPtr program = f.build(reqd_source, "-cl-std=CL3.0");
+    KernelPtr kernel = make_kernel(program.get(), "reqd");
+    CHECK(work_group_info<cl_ulong>(kernel.get(), f.device, CL_KERNEL_LOCAL_MEM_SIZE) ==
+          (16 * 4 + 1) * 8);
+    const std::array<size_t, 3> global{32, 8, 1}, local{16, 4, 1};
+    std::vector<cl_int> in(32 * 8);
+    for (size_t i = 0; i < in.size(); ++i)
+        in[i] = static_cast<cl_int>(i * 5 % 11);
+    MemPtr in_buffer = make_buffer(f.ctx(), in);
+    MemPtr out = make_buffer<cl_int>(f.ctx(), in.size());
+    set_arg(kernel.get(), 0, in_buffer);
+    set_arg(kernel.get(), 1, out);
+    run(f.q(), kernel.get(), 2, global.data(), local.data());
+    const auto got = read_buffer<cl_int>(f.q(), out.get(), in.size());
+    const Shape shape{2, global, local};
+    const Expected<cl_int> e = reference(shape, in, cl_int{5});
+    for (size_t i = 0; i < in.size(); ++i) {
+        INFO("work-item " << i);
+        CHECK(got[i] == e.out[11 * i + 6] + e.out[11 * i + 2]);
+    }
+}
