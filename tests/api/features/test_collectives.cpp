@@ -262,7 +262,10 @@ TEST_CASE("work-group collectives on double", "[collectives]") {
 
 TEST_CASE("work-group collectives of different types back to back", "[collectives]") {
     Fixture f;
-    ProgramPtr program = f.build(mixed_source, "-cl-std=CL3.0");
+    // -cl-opt-disable has a pipeline of its own.
+    const char* const options = GENERATE("-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable");
+    INFO(options);
+    ProgramPtr program = f.build(mixed_source, options);
     KernelPtr kernel = make_kernel(program.get(), "mixed");
     const size_t global = 1000, local = 128; // last group 104
     std::vector<cl_int> in(global);
