@@ -158,13 +158,24 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: return out.scalar<cl_device_atomic_capabilities>(caps::atomic_memory);
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: return out.scalar<cl_device_atomic_capabilities>(caps::atomic_fence);
     case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT: return out.boolean(caps::non_uniform_work_groups);
-    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: return out.boolean(false);
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+        return out.boolean(caps::work_group_collectives);
     case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT: return out.boolean(caps::generic_address_space);
     case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES: return out.scalar<cl_device_device_enqueue_capabilities>(0);
     case CL_DEVICE_PIPE_SUPPORT: return out.boolean(false);
     case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE: return out.scalar<size_t>(natives[4] ? natives[4] : 1);
     case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED: return out.string("v0000-01-01-00");
     // cl_khr_device_uuid
+    // cl_ext_float_atomics: the queries exist with the extension.
+    case CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+    case CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+        if (!caps::float_atomics)
+            return {CL_INVALID_VALUE, "cl_ext_float_atomics is not supported"};
+        return out.scalar<cl_bitfield>(caps::fp_atomics);
+    case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+        if (!caps::float_atomics)
+            return {CL_INVALID_VALUE, "cl_ext_float_atomics is not supported"};
+        return out.scalar<cl_bitfield>(0);
     case CL_DEVICE_UUID_KHR: return out.array<cl_uchar>(d.device_uuid);
     case CL_DRIVER_UUID_KHR: return out.array<cl_uchar>(core::driver_uuid());
     case CL_DEVICE_LUID_VALID_KHR: return out.boolean(false);

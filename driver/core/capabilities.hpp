@@ -25,6 +25,30 @@ constexpr bool opencl_c_feature_enabled(std::string_view wanted) {
     return false;
 }
 
+// Work-group collective functions (kernels-compiler/builtins/collectives.cl).
+inline constexpr bool work_group_collectives =
+    opencl_c_feature_enabled("__opencl_c_work_group_collective_functions");
+// cl_ext_float_atomics (kernels-compiler/builtins/atomics.cl): load, store,
+// exchange, add, sub, min and max on float and double, global and local
+// memory alike; none on half.
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT (1 << 18)
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#endif
+inline constexpr bool float_atomics = extension_enabled("cl_ext_float_atomics");
+inline constexpr cl_bitfield fp_atomics =
+    float_atomics
+        ? CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+              CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+              CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT
+        : 0;
 // Kernels compile in process (kernels-compiler/).
 inline constexpr bool compiler_available = true;
 // Images and samplers (docs/images.md): follows __opencl_c_images.

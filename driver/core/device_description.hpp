@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cpu/topology.hpp"
+#include "kc/Launch.h"
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -32,8 +33,11 @@ struct DeviceDescription {
     cl_uint global_mem_cacheline_size = 64;
     cl_ulong local_mem_size = 0;
     cl_ulong max_constant_buffer_size = 0;
-    size_t max_work_group_size = 4096;
-    std::array<size_t, 3> max_work_item_sizes{4096, 4096, 4096};
+    // The compiler's limit: the work-group collectives' scratch has a slot
+    // per work-item.
+    size_t max_work_group_size = kc::MaxWorkGroupSize;
+    std::array<size_t, 3> max_work_item_sizes{kc::MaxWorkGroupSize, kc::MaxWorkGroupSize,
+                                              kc::MaxWorkGroupSize};
     // char, short, int, long, float, double, half
     std::array<cl_uint, 7> native_vector_widths{};
     std::array<cl_uint, 7> preferred_vector_widths{};

@@ -133,6 +133,16 @@ LEGACY(, )
   C11_FETCH(AS, A, C, C, min)                                                  \
   C11_FETCH(AS, A, C, C, max)
 
+// cl_ext_float_atomics: add, sub, min and max on float and double (LLVM's
+// atomicrmw fadd/fsub/fmin/fmax: a compare-exchange loop on x86; plain
+// accesses on __local memory after LocalAtomics). min and max are fmin and
+// fmax: a NaN operand loses to a number.
+#define C11_FLOAT(AS, A, C)                                                    \
+  C11_FETCH(AS, A, C, C, add)                                                  \
+  C11_FETCH(AS, A, C, C, sub)                                                  \
+  C11_FETCH(AS, A, C, C, min)                                                  \
+  C11_FETCH(AS, A, C, C, max)
+
 #define C11_TYPE(AS, A, C, EXPECTED)                                           \
   C11_COMMON(AS, A, C)                                                         \
   EXPECTED(AS, A, C)
@@ -152,6 +162,8 @@ LEGACY(, )
   C11_INTEGER(AS, atomic_uint, uint)                                           \
   C11_INTEGER(AS, atomic_long, long)                                           \
   C11_INTEGER(AS, atomic_ulong, ulong)                                         \
+  C11_FLOAT(AS, atomic_float, float)                                           \
+  C11_FLOAT(AS, atomic_double, double)                                         \
   C11_FETCH(AS, atomic_uintptr_t, uintptr_t, ptrdiff_t, add)                   \
   C11_FETCH(AS, atomic_uintptr_t, uintptr_t, ptrdiff_t, sub)                   \
   OVERLOAD bool atomic_flag_test_and_set(volatile AS atomic_flag *p) {         \

@@ -5,6 +5,7 @@
 
 #include "async.cl"
 #include "atomics.cl"
+#include "collectives.cl"
 #include "common.cl"
 #include "geometric.cl"
 #include "images.cl"

@@ -15,6 +15,12 @@
 
 namespace kc {
 
+// The largest work-group the generated code supports: the work-group
+// collective functions keep one 8-byte slot per work-item, plus one, in a
+// __local scratch area of this many slots (lib/Passes/LocalMemory.cpp).
+// The driver's CL_DEVICE_MAX_WORK_GROUP_SIZE is at most this.
+constexpr uint64_t MaxWorkGroupSize = 4096;
+
 struct LaunchContext {
   uint32_t WorkDim; // 1, 2 or 3
   uint32_t Reserved;

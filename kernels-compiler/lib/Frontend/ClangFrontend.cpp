@@ -93,13 +93,20 @@ std::vector<std::string> clangArguments(const BuildOptions &Options,
   };
   if (Target.ImageSupport)
     Args.emplace_back("-D__IMAGE_SUPPORT__=1");
-  // Clang 19 takes these OpenCL C 3.0 features from macros only.
-  if (Options.CLVersion >= 300)
-    for (const std::string &F : Target.OpenCLCFeatures)
-      if (F == "__opencl_c_atomic_scope_device" ||
+  // Clang 19 takes these OpenCL C 3.0 features from macros only, and
+  // cl_ext_float_atomics (whose builtins need OpenCL C 2.0 atomics) with its
+  // __opencl_c_ext_* features too: it defines them for SPIR targets alone.
+  for (const std::string &F : Target.OpenCLCFeatures)
+    if ((Options.CLVersion >= 300 &&
+         (F == "__opencl_c_atomic_scope_device" ||
           F == "__opencl_c_atomic_scope_all_devices" ||
-          F == "__opencl_c_work_group_collective_functions")
-        Args.push_back("-D" + F + "=1");
+          F == "__opencl_c_work_group_collective_functions")) ||
+        (Options.CLVersion >= 200 && F.starts_with("__opencl_c_ext_")))
+      Args.push_back("-D" + F + "=1");
+  if (Options.CLVersion >= 200 &&
+      std::find(Target.Extensions.begin(), Target.Extensions.end(),
+                "cl_ext_float_atomics") != Target.Extensions.end())
+    Args.emplace_back("-Dcl_ext_float_atomics=1");
   Args.insert(Args.end(), Options.ClangArgs.begin(), Options.ClangArgs.end());
   Args.emplace_back("-x");
   Args.emplace_back("cl");

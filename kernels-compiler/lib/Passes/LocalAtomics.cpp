@@ -79,6 +79,10 @@ llvm::Value *applyOperation(llvm::IRBuilder<> &B, llvm::AtomicRMWInst &RMW,
     return B.CreateFAdd(Old, Val);
   case llvm::AtomicRMWInst::FSub:
     return B.CreateFSub(Old, Val);
+  case llvm::AtomicRMWInst::FMax:
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, Old, Val);
+  case llvm::AtomicRMWInst::FMin:
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, Old, Val);
   default:
     return nullptr;
   }

@@ -6,14 +6,23 @@
 // size in the "kc-static-local-mem-size" attribute. The arena is 128-byte
 // aligned by contract, so no variable is placed at a coarser alignment.
 //
+// The work-group collective functions of the builtin library
+// (builtins/collectives.cl) call __kc_work_group_scratch for an area of
+// kc::MaxWorkGroupSize + 1 slots of 8 bytes (reqd_work_group_size + 1 for a
+// kernel that has one); a work-group function that calls it gets one more
+// __local variable, __kc_work_group_scratch.<slots>, shared by all its
+// collectives (they leave nothing in it between calls).
+//
 //===----------------------------------------------------------------------===//
 #include "Passes/Passes.h"
 #include "Passes/WorkGroupABI.h"
+#include "kc/Launch.h"
 
 #include <llvm/ADT/SetVector.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/ReplaceConstant.h>
 
@@ -39,7 +48,61 @@ bool usedIn(const llvm::Value *V, const llvm::Function &F,
   return false;
 }
 
+constexpr const char *ScratchName = "__kc_work_group_scratch";
+
+// The largest work-group WG runs: its kernel's reqd_work_group_size when it
+// has one, else kc::MaxWorkGroupSize.
+uint64_t groupSizeLimit(const llvm::Function &WG) {
+  const llvm::Function *Kernel = WG.getParent()->getFunction(
+      WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString());
+  const llvm::MDNode *Reqd =
+      Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
+  if (!Reqd || Reqd->getNumOperands() != 3)
+    return MaxWorkGroupSize;
+  uint64_t Product = 1;
+  for (const llvm::MDOperand &Op : Reqd->operands()) {
+    auto *Size = llvm::mdconst::dyn_extract<llvm::ConstantInt>(Op);
+    if (!Size || Size->isZero())
+      return MaxWorkGroupSize;
+    Product *= Size->getZExtValue();
+  }
+  return std::min<uint64_t>(Product, MaxWorkGroupSize);
+}
+
+// The scratch area's calls in WG replaced with the variable.
+void provideScratch(llvm::Function &WG) {
+  llvm::Module &M = *WG.getParent();
+  llvm::Function *Get = M.getFunction(ScratchName);
+  if (!Get)
+    return;
+  llvm::SmallVector<llvm::CallInst *, 8> Calls;
+  for (llvm::User *U : Get->users())
+    if (auto *Call = llvm::dyn_cast<llvm::CallInst>(U))
+      if (Call->getFunction() == &WG && Call->getCalledFunction() == Get)
+        Calls.push_back(Call);
+  if (Calls.empty())
+    return;
+  const uint64_t Slots = groupSizeLimit(WG) + 1;
+  const std::string Name =
+      std::string(ScratchName) + "." + std::to_string(Slots);
+  llvm::GlobalVariable *Scratch = M.getGlobalVariable(Name, true);
+  if (!Scratch) {
+    llvm::Type *Ty =
+        llvm::ArrayType::get(llvm::Type::getInt64Ty(M.getContext()), Slots);
+    Scratch = new llvm::GlobalVariable(
+        M, Ty, false, llvm::GlobalValue::InternalLinkage,
+        llvm::UndefValue::get(Ty), Name, nullptr,
+        llvm::GlobalValue::NotThreadLocal, LocalAddressSpace);
+    Scratch->setAlignment(llvm::Align(8));
+  }
+  for (llvm::CallInst *Call : Calls) {
+    Call->replaceAllUsesWith(Scratch);
+    Call->eraseFromParent();
+  }
+}
+
 void placeLocals(llvm::Function &WG) {
+  provideScratch(WG);
   llvm::Module &M = *WG.getParent();
   const llvm::DataLayout &DL = M.getDataLayout();
   llvm::SetVector<llvm::GlobalVariable *> Locals;

@@ -1,0 +1,135 @@
+// Work-group collective functions (OpenCL C 3.0, 6.15.16): broadcast,
+// reduce and inclusive/exclusive scan with add, min and max, all and any.
+//
+// A work-group runs on one thread, its work-items in loops between
+// barriers. Each function is three steps around two barriers:
+//   1. every work-item stores its value in its slot of the scratch area
+//      (a store per work-item: the work-item loop vectorizes it);
+//   2. work-item 0 makes one pass over the group's slots: a reduction
+//      leaves its result in slot n (n = the group's size, get_local_size:
+//      smaller in the last group of a non-uniform NDRange), a scan
+//      replaces every slot with its work-item's result;
+//   3. every work-item reads slot n or its own slot.
+// Slots are 8 bytes whatever the type, so step 3 of one call and step 1 of
+// the next (in the same sub-CFG: no barrier between them) touch different
+// bytes: the reads are of slot n or the reader's own slot, the writes of
+// the writer's own slot. No trailing barrier is needed, and no atomics.
+//
+// The scratch area is a __local variable of (kc::MaxWorkGroupSize + 1)
+// slots that the LocalMemory pass creates in the work-group functions that
+// call __kc_work_group_scratch (lib/Passes/LocalMemory.cpp).
+
+__local ulong *__kc_work_group_scratch(void);
+
+static size_t wg_size(void) {
+  return get_local_size(0) * get_local_size(1) * get_local_size(2);
+}
+
+#define WG_SLOT(T, S, I) (*(__local T *)((S) + (I)))
+
+#define WG_ADD(a, b) ((a) + (b))
+#define WG_MIN(a, b) ((b) < (a) ? (b) : (a))
+#define WG_MAX(a, b) ((b) > (a) ? (b) : (a))
+
+#define WG_REDUCE_SCAN(T, NAME, OP, IDENTITY)                                  \
+  OVERLOAD T work_group_reduce_##NAME(T x) {                                   \
+    __local ulong *s = __kc_work_group_scratch();                              \
+    size_t lid = get_local_linear_id(), n = wg_size();                         \
+    WG_SLOT(T, s, lid) = x;                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    if (lid == 0) {                                                            \
+      T r = WG_SLOT(T, s, 0);                                                  \
+      for (size_t i = 1; i < n; ++i)                                           \
+        r = OP(r, WG_SLOT(T, s, i));                                           \
+      WG_SLOT(T, s, n) = r;                                                    \
+    }                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    return WG_SLOT(T, s, n);                                                   \
+  }                                                                            \
+  OVERLOAD T work_group_scan_inclusive_##NAME(T x) {                           \
+    __local ulong *s = __kc_work_group_scratch();                              \
+    size_t lid = get_local_linear_id(), n = wg_size();                         \
+    WG_SLOT(T, s, lid) = x;                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    if (lid == 0) {                                                            \
+      T r = WG_SLOT(T, s, 0);                                                  \
+      for (size_t i = 1; i < n; ++i) {                                         \
+        r = OP(r, WG_SLOT(T, s, i));                                           \
+        WG_SLOT(T, s, i) = r;                                                  \
+      }                                                                        \
+    }                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    return WG_SLOT(T, s, lid);                                                 \
+  }                                                                            \
+  OVERLOAD T work_group_scan_exclusive_##NAME(T x) {                           \
+    __local ulong *s = __kc_work_group_scratch();                              \
+    size_t lid = get_local_linear_id(), n = wg_size();                         \
+    WG_SLOT(T, s, lid) = x;                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    if (lid == 0) {                                                            \
+      T r = IDENTITY;                                                          \
+      for (size_t i = 0; i < n; ++i) {                                         \
+        T v = WG_SLOT(T, s, i);                                                \
+        WG_SLOT(T, s, i) = r;                                                  \
+        r = OP(r, v);                                                          \
+      }                                                                        \
+    }                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    return WG_SLOT(T, s, lid);                                                 \
+  }
+
+#define WG_BROADCAST(T)                                                        \
+  static T wg_broadcast_##T(T a, size_t target) {                              \
+    __local ulong *s = __kc_work_group_scratch();                              \
+    size_t lid = get_local_linear_id(), n = wg_size();                         \
+    WG_SLOT(T, s, lid) = a;                                                    \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    if (lid == 0)                                                              \
+      WG_SLOT(T, s, n) = WG_SLOT(T, s, target);                                \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    return WG_SLOT(T, s, n);                                                   \
+  }                                                                            \
+  OVERLOAD T work_group_broadcast(T a, size_t x) {                             \
+    return wg_broadcast_##T(a, x);                                             \
+  }                                                                            \
+  OVERLOAD T work_group_broadcast(T a, size_t x, size_t y) {                   \
+    return wg_broadcast_##T(a, x + y * get_local_size(0));                     \
+  }                                                                            \
+  OVERLOAD T work_group_broadcast(T a, size_t x, size_t y, size_t z) {         \
+    return wg_broadcast_##T(                                                   \
+        a, x + (y + z * get_local_size(1)) * get_local_size(0));               \
+  }
+
+#define WG_TYPE(T, MIN_VALUE, MAX_VALUE)                                       \
+  WG_REDUCE_SCAN(T, add, WG_ADD, (T)0)                                         \
+  WG_REDUCE_SCAN(T, min, WG_MIN, MAX_VALUE)                                    \
+  WG_REDUCE_SCAN(T, max, WG_MAX, MIN_VALUE)                                    \
+  WG_BROADCAST(T)
+
+WG_TYPE(int, INT_MIN, INT_MAX)
+WG_TYPE(uint, 0u, UINT_MAX)
+WG_TYPE(long, LONG_MIN, LONG_MAX)
+WG_TYPE(ulong, 0ul, ULONG_MAX)
+WG_TYPE(float, -INFINITY, INFINITY)
+WG_TYPE(double, -(double)INFINITY, (double)INFINITY)
+WG_TYPE(half, -(half)INFINITY, (half)INFINITY)
+
+#define WG_AND(a, b) ((a) & (b))
+#define WG_OR(a, b) ((a) | (b))
+#define WG_PREDICATE(NAME, OP)                                                 \
+  OVERLOAD int work_group_##NAME(int predicate) {                              \
+    __local ulong *s = __kc_work_group_scratch();                              \
+    size_t lid = get_local_linear_id(), n = wg_size();                         \
+    WG_SLOT(int, s, lid) = predicate != 0;                                     \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    if (lid == 0) {                                                            \
+      int r = WG_SLOT(int, s, 0);                                              \
+      for (size_t i = 1; i < n; ++i)                                           \
+        r = OP(r, WG_SLOT(int, s, i));                                         \
+      WG_SLOT(int, s, n) = r;                                                  \
+    }                                                                          \
+    barrier(CLK_LOCAL_MEM_FENCE);                                              \
+    return WG_SLOT(int, s, n);                                                 \
+  }
+WG_PREDICATE(all, WG_AND)
+WG_PREDICATE(any, WG_OR)
