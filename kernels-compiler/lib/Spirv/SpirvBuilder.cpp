@@ -153,6 +153,10 @@ void Builder::run() {
     case Op::OpLine:
     case Op::OpNoLine:
     case Op::OpNop:
+    // SPV_INTEL_memory_access_aliasing: alias scopes, hints left out.
+    case Op::OpAliasDomainDeclINTEL:
+    case Op::OpAliasScopeDeclINTEL:
+    case Op::OpAliasScopeListDeclINTEL:
       break;
     case Op::OpExtInst: // non-semantic information only, outside functions
       if (const ExtSet *Set = Spirv.extSet(I[2]);

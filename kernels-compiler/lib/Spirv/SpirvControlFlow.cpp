@@ -104,8 +104,11 @@ bool Builder::translateControl(const Instruction &I) {
       Flags |= 4; // CLK_IMAGE_MEM_FENCE
     // Convergent, as Clang declares it: no transform may make a barrier
     // depend on a condition (jump threading would copy it into branches).
+    // Execution scope Subgroup (3): sub_group_barrier.
+    const bool Subgroup = constantInt(I[0]) == 3;
     auto *Barrier = llvm::cast<llvm::CallInst>(
-        call("_Z7barrierj", B.getVoidTy(), {B.getInt32(Flags)}));
+        call(Subgroup ? "_Z17sub_group_barrierj" : "_Z7barrierj", B.getVoidTy(),
+             {B.getInt32(Flags)}));
     Barrier->getCalledFunction()->setConvergent();
     Barrier->setConvergent();
     return true;

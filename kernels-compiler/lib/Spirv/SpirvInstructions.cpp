@@ -3,7 +3,8 @@
 // One instruction of a function body to LLVM IR: translate() hands it to
 // the reader of its family (SpirvArithmetic, SpirvConversions,
 // SpirvComposites, SpirvMemory, SpirvControlFlow, SpirvAtomics,
-// SpirvBuiltins: OpenCL.std, images and group copies); the operand helpers
+// SpirvBuiltins: OpenCL.std, images and group copies; SpirvGroups:
+// work-group and sub-group instructions); the operand helpers
 // they share; OpSpecConstantOp, folded by the same readers.
 //
 //===----------------------------------------------------------------------===//
@@ -42,6 +43,8 @@ void Builder::decorateResult(uint32_t Id, llvm::Value *V) {
       FMF.setNoInfs(Mode & 0x2);
       FMF.setNoSignedZeros(Mode & 0x4);
       FMF.setAllowReciprocal(Mode & 0x8);
+      FMF.setAllowContract(Mode & 0x10000); // AllowContractFastINTEL
+      FMF.setAllowReassoc(Mode & 0x20000);  // AllowReassocINTEL
       if (Mode & 0x10)
         FMF.setFast();
       I->setFastMathFlags(FMF);
@@ -153,7 +156,7 @@ void Builder::translate(const Instruction &I) {
   if (translateArithmetic(I) || translateConversion(I) ||
       translateComparison(I) || translateComposite(I) || translateMemory(I) ||
       translateControl(I) || translateAtomic(I) || translateImage(I) ||
-      translateGroupCopy(I))
+      translateGroupCopy(I) || translateGroup(I))
     return;
   fail(spirvOpcodeName(static_cast<uint32_t>(I.Opcode)) +
        " is not supported in a function");

@@ -32,6 +32,21 @@ int addressSpaceOf(uint32_t StorageClass) {
   }
 }
 
+// An integer type of Width bits, made up for the reader when the module has
+// none (the builtins' uint and size_t arguments).
+uint32_t Builder::intType(unsigned Width) {
+  for (uint32_t Id = 0; Id < Types.size(); ++Id)
+    if (Types[Id] && Types[Id]->Kind == Op::OpTypeInt &&
+        Types[Id]->Width == Width)
+      return Id;
+  auto Made = std::make_unique<Type>();
+  Made->Kind = Op::OpTypeInt;
+  Made->Width = Width;
+  Made->LLVM = B.getIntNTy(Width);
+  Types.push_back(std::move(Made));
+  return static_cast<uint32_t>(Types.size() - 1);
+}
+
 void Builder::readType(const Instruction &I) {
   auto T = std::make_unique<Type>();
   T->Kind = I.Opcode;
