@@ -23,7 +23,7 @@ packages=(
     opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo
     libhwloc-dev catch2 python3
     clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
-    llvm-spirv-15 clang-15
+    spirv-headers spirv-tools
     python3-pyopencl python-pyopencl-doc python3-pytest python3-scipy
 )
 # piglit's OpenCL profile (conformance/piglit): 2 GB installed, almost all of

@@ -77,10 +77,8 @@ Result<cl_program> create_program_with_il(cl_context context, const void* il, si
     // CL_INVALID_VALUE if il is NULL or length is zero.
     if (!il || length == 0)
         return Status(CL_INVALID_VALUE, "il is NULL or length is 0");
-    // CL_INVALID_OPERATION if no devices in context support intermediate
-    // language programs (no SPIR-V translator to run).
-    if (!core::il_supported())
-        return Status(CL_INVALID_OPERATION, "no SPIR-V translator (see USMCL_LLVM_SPIRV)");
+    // (CL_INVALID_OPERATION if no devices in context support intermediate
+    // language programs: every usmcl device takes SPIR-V.)
     // CL_INVALID_VALUE if il is not well-formed SPIR-V the devices take.
     std::string bytes(static_cast<const char*>(il), length);
     kc::SpirvModuleInfo info;

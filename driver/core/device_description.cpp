@@ -17,7 +17,7 @@ constexpr cl_ulong mib = 1024 * kib;
 std::vector<NameVersion> enabled_extensions() {
     std::vector<NameVersion> list;
 #define USMCL_DEVICE_EXTENSION(name, major, minor, patch, enabled)                                 \
-    if (enabled && extension_available(#name))                                                     \
+    if (enabled)                                                                                   \
         list.push_back({#name, CL_MAKE_VERSION(major, minor, patch)});
 #include "core/device_features.def"
     return list;

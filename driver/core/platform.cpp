@@ -71,7 +71,7 @@ const std::vector<NameVersion>& Platform::extensions_with_version() {
     static const std::vector<NameVersion> list = [] {
         std::vector<NameVersion> names{{"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0)}};
 #define USMCL_DEVICE_EXTENSION(name, major, minor, patch, enabled)                                 \
-    if (enabled && extension_available(#name))                                                     \
+    if (enabled)                                                                                   \
         names.push_back({#name, CL_MAKE_VERSION(major, minor, patch)});
 #include "core/device_features.def"
         return names;

@@ -43,36 +43,12 @@ const kc::Compiler& compiler() {
     return instance;
 }
 
-const std::string& spirv_translator() {
-    // Empty: the in-process reader. USMCL_LLVM_SPIRV names a translator to run instead.
-    static const std::string path = support::config().llvm_spirv;
-    return path;
-}
-
-bool il_supported() {
-    static const bool usable =
-        spirv_translator().empty() || kc::isExecutableFile(spirv_translator());
-    return usable;
-}
-
-bool extension_available(std::string_view name) {
-    if (name == "cl_khr_il_program")
-        return il_supported();
-    // The SPIR-V extensions the reader takes (not relied on from llvm-spirv).
-    if (name == "cl_khr_spirv_no_integer_wrap_decoration" || name == "cl_khr_spirv_linkonce_odr" ||
-        name == "cl_khr_expect_assume")
-        return spirv_translator().empty();
-    return true;
-}
-
 const std::vector<NameVersion>& il_versions() {
     static const std::vector<NameVersion> list = [] {
         std::vector<NameVersion> versions;
-        // llvm-spirv-15 reads SPIR-V 1.0 to 1.4, the reader 1.0 to 1.6.
-        const cl_uint max_minor = spirv_translator().empty() ? kc::SpirvMaxMinorVersion : 4;
-        if (il_supported())
-            for (cl_uint minor = 0; minor <= max_minor; ++minor)
-                versions.push_back({"SPIR-V", CL_MAKE_VERSION(1, minor, 0)});
+        // The reader takes SPIR-V 1.0 to 1.SpirvMaxMinorVersion.
+        for (cl_uint minor = 0; minor <= kc::SpirvMaxMinorVersion; ++minor)
+            versions.push_back({"SPIR-V", CL_MAKE_VERSION(1, minor, 0)});
         return versions;
     }();
     return list;
@@ -218,9 +194,8 @@ kc::BuildResult Program::translate_il(const std::string& options, bool executabl
             values.push_back({id, bits});
     }
     static const kc::DeviceTarget target = device_target();
-    return executable
-               ? kc::buildSpirv(il_, values, options, target, spirv_translator(), code_cache())
-               : kc::compileSpirv(il_, values, options, target, spirv_translator(), code_cache());
+    return executable ? kc::buildSpirv(il_, values, options, target)
+                      : kc::compileSpirv(il_, values, options, target);
 }
 
 namespace {

@@ -28,16 +28,8 @@ using ProgramNotify = void(CL_CALLBACK*)(cl_program program, void* user_data);
 const kc::Compiler& compiler();
 // The code cache settings from USMCL_CACHE and USMCL_CACHE_DIR.
 const kc::CodeCache& code_cache();
-// The SPIR-V translator: USMCL_LLVM_SPIRV, else the one found at build time.
-const std::string& spirv_translator();
-// Whether the translator can run: only then do the devices take SPIR-V.
-bool il_supported();
-// Whether an extension that device_features.def switches on is offered:
-// cl_khr_il_program unless a translator named by USMCL_LLVM_SPIRV cannot
-// run; the SPIR-V extensions of the reader only when it is used.
-bool extension_available(std::string_view name);
-// CL_DEVICE_ILS_WITH_VERSION ("SPIR-V" 1.0 to 1.4) and CL_DEVICE_IL_VERSION
-// ("SPIR-V_1.0 SPIR-V_1.1 ..."); empty without a translator.
+// CL_DEVICE_ILS_WITH_VERSION ("SPIR-V" 1.0 to 1.6, what usmcl's reader
+// takes) and CL_DEVICE_IL_VERSION ("SPIR-V_1.0 SPIR-V_1.1 ...").
 const std::vector<NameVersion>& il_versions();
 const std::string& il_version_string();
 

@@ -78,19 +78,17 @@ void applySpirvOptions(llvm::Module &M, const BuildOptions &Parsed) {
                   Parsed.UniformWorkGroupSize ? "true" : "false");
 }
 
-// The SPIR-V front end: the translated module with the options applied.
+// The SPIR-V front end: the module read with the options applied.
 auto spirvFrontEnd(std::string_view Spirv,
-                   std::span<const SpecConstantValue> SpecValues,
-                   const std::string &Translator, const CodeCache &Cache) {
-  return
-      [=, &Translator, &Cache](llvm::LLVMContext &Context,
-                               const BuildOptions &Parsed, std::string &Log) {
-        std::unique_ptr<llvm::Module> M =
-            translateSpirv(Context, Spirv, SpecValues, Translator, Cache, Log);
-        if (M)
-          applySpirvOptions(*M, Parsed);
-        return M;
-      };
+                   std::span<const SpecConstantValue> SpecValues) {
+  return [=](llvm::LLVMContext &Context, const BuildOptions &Parsed,
+             std::string &Log) {
+    std::unique_ptr<llvm::Module> M =
+        translateSpirv(Context, Spirv, SpecValues, Log);
+    if (M)
+      applySpirvOptions(*M, Parsed);
+    return M;
+  };
 }
 
 } // namespace
@@ -165,19 +163,16 @@ BuildResult Compiler::build(std::string_view Source,
 
 BuildResult compileSpirv(std::string_view Spirv,
                          std::span<const SpecConstantValue> SpecValues,
-                         std::string_view Options, const DeviceTarget &Target,
-                         const std::string &Translator,
-                         const CodeCache &Cache) {
+                         std::string_view Options, const DeviceTarget &Target) {
   return fromFrontEnd(Options, OptionsUse::Compile, Target,
-                      spirvFrontEnd(Spirv, SpecValues, Translator, Cache));
+                      spirvFrontEnd(Spirv, SpecValues));
 }
 
 BuildResult buildSpirv(std::string_view Spirv,
                        std::span<const SpecConstantValue> SpecValues,
-                       std::string_view Options, const DeviceTarget &Target,
-                       const std::string &Translator, const CodeCache &Cache) {
+                       std::string_view Options, const DeviceTarget &Target) {
   return fromFrontEnd(Options, OptionsUse::Build, Target,
-                      spirvFrontEnd(Spirv, SpecValues, Translator, Cache));
+                      spirvFrontEnd(Spirv, SpecValues));
 }
 
 } // namespace kc

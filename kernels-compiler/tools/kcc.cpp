@@ -99,10 +99,8 @@ int main(int Argc, char **Argv) {
       llvm::errs() << "error: " << Error << "\n";
       return 1;
     }
-    kc::CodeCache NoCache;
-    R = Stage == "object"
-            ? kc::compileSpirv(Input, {}, Options, fullTarget(), "", NoCache)
-            : kc::buildSpirv(Input, {}, Options, fullTarget(), "", NoCache);
+    R = Stage == "object" ? kc::compileSpirv(Input, {}, Options, fullTarget())
+                          : kc::buildSpirv(Input, {}, Options, fullTarget());
   } else {
     R = Stage == "object" ? Compiler.compile(Input, Options, {})
                           : Compiler.build(Input, Options);

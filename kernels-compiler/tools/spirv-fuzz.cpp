@@ -39,8 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   ++Read;
   kc::DeviceTarget Target;
-  kc::CodeCache NoCache;
-  if (kc::compileSpirv(Bytes, {}, "", Target, "", NoCache).Output)
+  if (kc::compileSpirv(Bytes, {}, "", Target).Output)
     ++Built;
   return 0;
 }

@@ -4,11 +4,9 @@
 // kind clCompileProgram gives for OpenCL C: it links with other objects and
 // libraries and becomes an executable through Compiler::link.
 //
-// The module is read in process by lib/Spirv (SpirvReader.h), or, when a
-// translator is named, by the SPIRV-LLVM-Translator tool (Debian's
-// llvm-spirv-15) run as a subprocess on in-memory files, its LLVM 15
-// bitcode read by LLVM 19. The OpenCL builtin calls are then mapped onto the
-// builtin library, and the module is retargeted to the host.
+// The module is read in process by lib/Spirv (SpirvReader.h). The OpenCL
+// builtin calls are then mapped onto the builtin library, and the module is
+// retargeted to the host.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -23,8 +21,7 @@
 
 namespace kc {
 
-// The SPIR-V versions the reader takes: 1.0 up to this minor version
-// (llvm-spirv-15, when it is run instead, up to 1.4).
+// The SPIR-V versions the reader takes: 1.0 up to this minor version.
 inline constexpr unsigned SpirvMaxMinorVersion = 6;
 
 struct SpirvSpecConstant {
@@ -54,30 +51,18 @@ struct SpecConstantValue {
   uint64_t Bits = 0;
 };
 
-// The path of the llvm-spirv found when this library was built (empty if
-// none was).
-std::string_view builtInSpirvTranslator();
-
-// Whether Path names a file this process may execute.
-bool isExecutableFile(const std::string &Path);
-
 // SPIR-V (checked by inspectSpirv) to an Object module, with the given
 // specialization constant values. Options are compile options: the
 // floating-point and optimization options apply; -D, -I and -cl-std have
-// nothing to act on. Translator is the llvm-spirv to run; empty: the
-// in-process reader. The translator's
-// diagnostics end up in the result's log. Its output is kept in Cache (when
-// enabled), so the same specialized module is translated once.
+// nothing to act on. The reader's diagnostics end up in the result's log.
 BuildResult compileSpirv(std::string_view Spirv,
                          std::span<const SpecConstantValue> SpecValues,
-                         std::string_view Options, const DeviceTarget &Target,
-                         const std::string &Translator, const CodeCache &Cache);
+                         std::string_view Options, const DeviceTarget &Target);
 
 // SPIR-V to an Executable module (clBuildProgram): compileSpirv and a link
 // of that one object, with build options.
 BuildResult buildSpirv(std::string_view Spirv,
                        std::span<const SpecConstantValue> SpecValues,
-                       std::string_view Options, const DeviceTarget &Target,
-                       const std::string &Translator, const CodeCache &Cache);
+                       std::string_view Options, const DeviceTarget &Target);
 
 } // namespace kc

@@ -1,12 +1,12 @@
 //===- Cache/ObjectCache.h - Object code on disk between processes -*- C++
 //-*-===//
 //
-// One file per key, <Directory>/<key><extension> (.kco for object code, .kcs
-// for SPIR-V translations): a header (magic, format version, the key), the
-// bytes and a CRC-32. Files are written to a unique
-// temporary name in the same directory and renamed into place, so readers
-// in other processes see a whole file or none. A file that does not check
-// out (wrong magic, key, size or checksum) is ignored and replaced.
+// One file per key, <Directory>/<key><extension> (.kco for object code): a
+// header (magic, format version, the key), the bytes and a CRC-32. Files
+// are written to a unique temporary name in the same directory and renamed
+// into place, so readers in other processes see a whole file or none. A file
+// that does not check out (wrong magic, key, size or checksum) is ignored
+// and replaced.
 //
 //===----------------------------------------------------------------------===//
 #pragma once
@@ -29,7 +29,6 @@ struct HostTarget;
 class ModuleImpl;
 
 inline constexpr llvm::StringLiteral ObjectExtension = ".kco";
-inline constexpr llvm::StringLiteral TranslationExtension = ".kcs";
 
 // The 64-digit hex BLAKE3 digest of Parts (each with its length, so that
 // part boundaries count); the cache's key format.

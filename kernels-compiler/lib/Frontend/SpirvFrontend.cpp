@@ -1,26 +1,22 @@
 //===- Frontend/SpirvFrontend.cpp - SPIR-V to LLVM IR ---------------------===//
 //
-// Spirv/SpirvReader (in process), or llvm-spirv -r (Frontend/SpirvTranslator,
-// a subprocess, when a translator is named) giving LLVM 15 bitcode for the
-// spir64 target, give a module with the OpenCL C builtins as Itanium-mangled
-// calls in the SPIR style (address spaces spelled U3AS<n>, private pointers
-// unqualified, every function spir_func). The builtin library is compiled for
-// the host with Clang's fake address-space map, whose mangling spells the
-// address spaces CLglobal, CLprivate, ... So a builtin is found by its
-// demangled signature with the address spaces normalized; the generic-pointer
-// forms the library lacks (the C11 atomics on a generic pointer) use the global
-// ones, which on this CPU act on any address. Where the host ABI passes
-// arguments differently (wide vectors by pointer, small vectors as
-// integers), the declaration becomes a small adapter that the kernel
-// inlining removes again.
+// Spirv/SpirvReader (in process) gives a module for the spir64 target with
+// the OpenCL C builtins as Itanium-mangled calls in the SPIR style (address
+// spaces spelled U3AS<n>, private pointers unqualified, every function
+// spir_func). The builtin library is compiled for the host with Clang's fake
+// address-space map, whose mangling spells the address spaces CLglobal,
+// CLprivate, ... So a builtin is found by its demangled signature with the
+// address spaces normalized; the generic-pointer forms the library lacks (the
+// C11 atomics on a generic pointer) use the global ones, which on this CPU act
+// on any address. Where the host ABI passes arguments differently (wide vectors
+// by pointer, small vectors as integers), the declaration becomes a small
+// adapter that the kernel inlining removes again.
 //
 //===----------------------------------------------------------------------===//
 #include "Frontend/SpirvFrontend.h"
 
 #include "Builtins/ShardedLibrary.h"
-#include "Cache/ObjectCache.h"
 #include "Frontend/SpirvBinary.h"
-#include "Frontend/SpirvTranslator.h"
 #include "Spirv/SpirvReader.h"
 #include "Support/LLVMSetup.h"
 
@@ -222,7 +218,7 @@ void useLibraryFunction(llvm::Function &F, const std::string &Name,
   buildAdapter(F, *Existing);
 }
 
-// The OpenCL builtins the translator left as declarations, renamed or
+// The OpenCL builtins the reader left as declarations, renamed or
 // adapted to the builtin library's functions.
 bool mapBuiltins(llvm::Module &M, std::string &Log) {
   std::map<uint32_t, std::unique_ptr<llvm::Module>> Shards;
@@ -288,90 +284,9 @@ std::string libraryNameForSpirvBuiltin(std::string_view Name) {
   return {};
 }
 
-namespace {
-
-// A cached translation: the 8-byte little-endian size of the translator's
-// messages, the messages, then the bitcode.
-constexpr llvm::StringLiteral TranslationFormat = "spirv-translation-1";
-
-bool readTranslation(llvm::StringRef Entry, std::string &Bitcode,
-                     std::string &Log) {
-  if (Entry.size() < 8)
-    return false;
-  uint64_t LogSize = 0;
-  for (int I = 0; I < 8; ++I)
-    LogSize |= uint64_t(static_cast<unsigned char>(Entry[I])) << (8 * I);
-  if (LogSize > Entry.size() - 8)
-    return false;
-  Log += Entry.substr(8, LogSize).str();
-  Bitcode = Entry.substr(8 + LogSize).str();
-  return true;
-}
-
-std::string translationEntry(llvm::StringRef Bitcode, llvm::StringRef Log) {
-  std::string Entry;
-  for (int I = 0; I < 8; ++I)
-    Entry.push_back(
-        static_cast<char>((uint64_t(Log.size()) >> (8 * I)) & 0xff));
-  Entry += Log;
-  Entry += Bitcode;
-  return Entry;
-}
-
-// The translator's bitcode for Words: from Cache when the same translator
-// (same file, size and modification time) translated the same words before,
-// else from a run of it, then kept. False with the reason in Log.
-bool translateThroughCache(const std::string &Translator,
-                           std::span<const uint32_t> Words,
-                           const CodeCache &Cache, std::string &Bitcode,
-                           std::string &Log) {
-  std::string Key;
-  if (Cache.Enabled && !Cache.Directory.empty()) {
-    std::string Identity = fileIdentity(resolveExecutable(Translator));
-    if (!Identity.empty())
-      Key = digestKey(
-          {TranslationFormat, Identity,
-           llvm::StringRef(reinterpret_cast<const char *>(Words.data()),
-                           Words.size_bytes())});
-  }
-  if (!Key.empty())
-    if (auto Hit = readCachedObject(Cache, Key, TranslationExtension))
-      if (readTranslation(Hit->getBuffer(), Bitcode, Log))
-        return true;
-  std::string Messages;
-  bool Translated = runSpirvTranslator(Translator, Words, Bitcode, Messages);
-  Log += Messages;
-  if (Translated && !Key.empty())
-    writeCachedObject(Cache, Key, translationEntry(Bitcode, Messages),
-                      TranslationExtension);
-  return Translated;
-}
-
-// The module llvm-spirv gives for Words (LLVM 15 bitcode, read by LLVM 19).
-std::unique_ptr<llvm::Module> translateWithTool(llvm::LLVMContext &Context,
-                                                std::span<const uint32_t> Words,
-                                                const std::string &Translator,
-                                                const CodeCache &Cache,
-                                                std::string &Log) {
-  std::string Bitcode;
-  if (!translateThroughCache(Translator, Words, Cache, Bitcode, Log))
-    return nullptr;
-  auto Parsed =
-      llvm::parseBitcodeFile(llvm::MemoryBufferRef(Bitcode, "spirv"), Context);
-  if (!Parsed) {
-    Log += "error: cannot read the translated module: " +
-           llvm::toString(Parsed.takeError()) + "\n";
-    return nullptr;
-  }
-  return std::move(*Parsed);
-}
-
-} // namespace
-
 std::unique_ptr<llvm::Module>
 translateSpirv(llvm::LLVMContext &Context, std::string_view Spirv,
                std::span<const SpecConstantValue> SpecValues,
-               const std::string &Translator, const CodeCache &Cache,
                std::string &Log) {
   initializeLLVM();
   std::vector<uint32_t> Words = spirvWords(Spirv);
@@ -384,15 +299,11 @@ translateSpirv(llvm::LLVMContext &Context, std::string_view Spirv,
     Log += "error: " + Error + "\n";
     return nullptr;
   }
-  std::unique_ptr<llvm::Module> M;
-  if (Translator.empty()) {
-    std::unique_ptr<llvm::Module> Library = loadShard(0, Context, Log);
-    if (!Library)
-      return nullptr;
-    M = readSpirv(Context, Words, Library->getDataLayout(), Log);
-  } else {
-    M = translateWithTool(Context, Words, Translator, Cache, Log);
-  }
+  std::unique_ptr<llvm::Module> Library = loadShard(0, Context, Log);
+  if (!Library)
+    return nullptr;
+  std::unique_ptr<llvm::Module> M =
+      readSpirv(Context, Words, Library->getDataLayout(), Log);
   if (!M)
     return nullptr;
   if (!retarget(*M, Log) || !mapBuiltins(*M, Log))

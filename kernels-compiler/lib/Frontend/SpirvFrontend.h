@@ -16,18 +16,14 @@ class Module;
 namespace kc {
 
 // Translates a SPIR-V module (checked by inspectSpirv) into Context, with the
-// given specialization constant values: the translator's bitcode, retargeted
-// to the host (triple, data layout, calling conventions) and with its OpenCL
+// given specialization constant values: the reader's module, retargeted to
+// the host (triple, data layout, calling conventions) and with its OpenCL
 // builtin calls renamed (and adapted where the host ABI passes arguments
 // differently) to the builtin library's functions. nullptr on failure, the
-// reason in Log. The translator's output (and its messages) is kept in Cache,
-// keyed by the specialized module and the translator's file identity, so a
-// module already translated there does not start the translator again.
+// reason in Log.
 std::unique_ptr<llvm::Module>
 translateSpirv(llvm::LLVMContext &Context, std::string_view Spirv,
-               std::span<const SpecConstantValue> SpecValues,
-               const std::string &Translator, const CodeCache &Cache,
-               std::string &Log);
+               std::span<const SpecConstantValue> SpecValues, std::string &Log);
 
 // The builtin library's name for a function called under the mangled name
 // Name in SPIR-V (Itanium names of the SPIR target, address spaces as AS<n>),

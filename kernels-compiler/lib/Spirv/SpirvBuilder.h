@@ -51,6 +51,7 @@ private:
   bool translateAtomic(const Instruction &I);
   bool translateImage(const Instruction &I);
   bool translateGroupCopy(const Instruction &I);
+  bool translateGroup(const Instruction &I);
   void translateExtInst(const Instruction &I);
   llvm::Value *specConstantOp(const Instruction &I);
   void setBuiltInCopies(llvm::Function &F, size_t Begin, size_t End);
@@ -88,6 +89,24 @@ private:
                          std::vector<std::string> &Subst);
   std::string typeName(uint32_t TypeId, bool Signed);
   std::string imageTypeName(const Type &T, bool Mangled);
+  uint32_t intType(unsigned Width);
+
+  // Work-group and sub-group instructions (SpirvGroups.cpp): an operand as
+  // the builtin takes it, with the type id it is mangled by.
+  struct GroupArg {
+    llvm::Value *V;
+    uint32_t TypeId;
+  };
+  bool translateGroupArithmetic(const Instruction &I);
+  void groupBroadcast(const Instruction &I);
+  void subgroupBlockAccess(const Instruction &I);
+  bool isSubgroupScope(const Instruction &I, uint32_t ScopeId,
+                       bool SubgroupOnly);
+  GroupArg groupOperand(uint32_t Id);
+  GroupArg groupIndex(uint32_t Id, unsigned Width);
+  llvm::Value *groupCall(const std::string &Name, llvm::Type *Ret,
+                         llvm::ArrayRef<llvm::Value *> Args);
+  void defineGroupResult(uint32_t TypeId, uint32_t Id, llvm::Value *V);
 
   const Module &Spirv;
   llvm::Module &M;

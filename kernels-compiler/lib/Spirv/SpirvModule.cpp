@@ -57,9 +57,25 @@ constexpr std::array SupportedCapabilities = {
     spv::Capability::DotProductInput4x8BitPacked,
     spv::Capability::DotProduct,
     spv::Capability::ArbitraryPrecisionIntegersINTEL,
+    spv::Capability::AtomicFloat16AddEXT,
+    // Work-group and sub-group instructions (SpirvGroups.cpp).
+    spv::Capability::Groups,
+    spv::Capability::GroupUniformArithmeticKHR,
+    spv::Capability::GroupNonUniform,
+    spv::Capability::GroupNonUniformVote,
+    spv::Capability::GroupNonUniformArithmetic,
+    spv::Capability::GroupNonUniformBallot,
+    spv::Capability::GroupNonUniformShuffle,
+    spv::Capability::GroupNonUniformShuffleRelative,
+    spv::Capability::GroupNonUniformClustered,
+    spv::Capability::SubgroupShuffleINTEL,
+    spv::Capability::SubgroupBufferBlockIOINTEL,
+    // Hints: alias scopes are left out, the fast-math flags read.
+    spv::Capability::MemoryAccessAliasingINTEL,
+    spv::Capability::FPFastMathModeINTEL,
 };
 
-constexpr std::array<std::string_view, 11> SupportedExtensions = {
+constexpr std::array<std::string_view, 16> SupportedExtensions = {
     "SPV_KHR_integer_dot_product",
     "SPV_INTEL_arbitrary_precision_integers",
     "SPV_KHR_no_integer_wrap_decoration",
@@ -71,6 +87,11 @@ constexpr std::array<std::string_view, 11> SupportedExtensions = {
     "SPV_INTEL_cache_controls",
     "SPV_KHR_float_controls",
     "SPV_INTEL_kernel_attributes",
+    "SPV_EXT_shader_atomic_float16_add",
+    "SPV_KHR_uniform_group_instructions",
+    "SPV_INTEL_subgroups",
+    "SPV_INTEL_memory_access_aliasing",
+    "SPV_INTEL_fp_fast_math_mode",
 };
 
 } // namespace

@@ -7,7 +7,7 @@
 // (address spaces spelled U3AS<n>), the work-item functions and barriers
 // under their OpenCL C names, atomics as LLVM atomic instructions.
 // Frontend/SpirvFrontend then retargets the module and maps the builtin
-// calls onto the builtin library, as it does for the translator's output.
+// calls onto the builtin library.
 //
 //===----------------------------------------------------------------------===//
 #pragma once

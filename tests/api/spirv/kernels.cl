@@ -1,6 +1,6 @@
-// Kernels built both from source (by usmcl) and from SPIR-V (clang-15
-// -target spir64 and llvm-spirv-15 at build time); the tests compare both
-// with host references. Valid OpenCL C 1.2 and 2.0.
+// Kernels built both from source (by usmcl) and from SPIR-V (kernels.spvasm,
+// made from this file: see meson.build); the tests compare both with host
+// references. Valid OpenCL C 1.2 and 2.0.
 
 kernel void arith(global const float *a, global const float *b,
                   global float *out, float scale, int bias) {

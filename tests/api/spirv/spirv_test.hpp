@@ -1,6 +1,6 @@
-// Helpers of the SPIR-V program tests: the modules made at build time from
-// the .cl files of this folder (clang-15 -target spir64, then llvm-spirv-15),
-// their sources, and programs built from both.
+// Helpers of the SPIR-V program tests: the modules assembled at build time
+// from the .spvasm files of this folder, the OpenCL C they were made from,
+// and programs built from both.
 #pragma once
 
 #include "kernel_test.hpp"
@@ -72,12 +72,6 @@ inline std::vector<float> float_inputs(size_t count, float start, float step) {
 inline bool close(float a, float b) {
     return std::fabs(a - b) <= 1e-4f * std::max(1.0f, std::fabs(b));
 }
-
-#define SKIP_WITHOUT_IL(device)                                                                    \
-    if (!il_supported(device)) {                                                                   \
-        WARN("the device takes no SPIR-V (no llvm-spirv)");                                        \
-        return;                                                                                    \
-    }
 
 // Runs body(program) for the program from SPIR-V and the one from source;
 // body returns what the kernel wrote. Both must agree exactly (the same

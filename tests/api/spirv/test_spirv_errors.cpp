@@ -1,11 +1,9 @@
 // SPIR-V programs under stress and bad input, through the ICD loader: the
 // errors of clCreateProgramWithIL, malformed and corrupted modules,
-// concurrent builds, a process that ignores SIGCHLD, and a device without a
-// translator (run as api_spirv_no_translator).
+// concurrent builds.
 #include "spirv_test.hpp"
 
 #include <cmath>
-#include <csignal>
 #include <cstdlib>
 #include <numeric>
 #include <random>
@@ -15,7 +13,7 @@ using namespace spirv_test;
 
 TEST_CASE("clCreateProgramWithIL rejects bad arguments and malformed modules", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     const std::string good = spirv_module("kernels");
     auto create_error = [&](cl_context context, const void* il, size_t length) {
         cl_int error = CL_SUCCESS;
@@ -68,7 +66,7 @@ TEST_CASE("clCreateProgramWithIL rejects bad arguments and malformed modules", "
         build(program.get(), f.device);
         CHECK(kernel_names(program.get()).count("arith") == 1);
     }
-    SECTION("a module the reader (or translator) rejects fails the build with its diagnostics") {
+    SECTION("a module the reader rejects fails the build with its diagnostics") {
         // A well-formed stream whose first instruction (OpCapability) has an
         // unknown opcode.
         uint32_t first = 0;
@@ -80,12 +78,8 @@ TEST_CASE("clCreateProgramWithIL rejects bad arguments and malformed modules", "
         CHECK(build_status(program.get(), f.device) == CL_BUILD_ERROR);
         const std::string log = build_log(program.get(), f.device);
         INFO(log);
-        // The reader names the opcode; llvm-spirv (USMCL_LLVM_SPIRV) says who failed.
-        const char* translator = std::getenv("USMCL_LLVM_SPIRV");
-        if (translator == nullptr || *translator == 0)
-            CHECK(log.find("unknown SPIR-V opcode 32767") != std::string::npos);
-        else
-            CHECK(log.find("SPIR-V translator") != std::string::npos);
+        // The reader names the opcode.
+        CHECK(log.find("unknown SPIR-V opcode 32767") != std::string::npos);
         CHECK_CL(clCompileProgram(program.get(), 1, &f.device, nullptr, 0, nullptr, nullptr,
                                   nullptr, nullptr),
                  CL_COMPILE_PROGRAM_FAILURE);
@@ -103,16 +97,7 @@ TEST_CASE("built-in variables read as DPC++ 2025 reads them", "[spirv]") {
     // dpcpp_builtins.spvasm: OpBitcast of a vector built-in to a scalar
     // pointer then OpLoad, access chains into built-ins, whole-vector loads.
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
-    const char* translator = std::getenv("USMCL_LLVM_SPIRV");
-    if (translator != nullptr && *translator != 0) {
-        // llvm-spirv-15 aborts on the bitcast ("Unexpected pattern!"): the
-        // build fails, the process goes on.
-        ProgramPtr program = create_il_program(f.ctx(), spirv_module("dpcpp_builtins"));
-        CHECK_CL(clBuildProgram(program.get(), 1, &f.device, nullptr, nullptr, nullptr),
-                 CL_BUILD_PROGRAM_FAILURE);
-        return;
-    }
+    REQUIRE(il_supported(f.device));
     ProgramPtr program = build_il_program(f, "dpcpp_builtins");
     KernelPtr kernel = make_kernel(program.get(), "dpcpp_ids");
     const size_t global[2] = {16, 4}, local[2] = {4, 2};
@@ -136,7 +121,7 @@ TEST_CASE("a kernel written as SYCL compilers write it", "[spirv]") {
     // __spirv_BuiltIn* variables, __spirv_ControlBarrier, __spirv_AtomicIAdd
     // and __spirv_ocl_sqrt/fma in the LLVM IR the module was made from.
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPtr program = build_il_program(f, "sycl_style");
     KernelPtr kernel = make_kernel(program.get(), "sycl_style");
     CHECK(arg_info_string(kernel.get(), 0, CL_KERNEL_ARG_NAME) == "out");
@@ -163,7 +148,7 @@ TEST_CASE("SPIR-V programs build concurrently", "[spirv]") {
     // Each thread translates its own copy with its own constant; nothing of
     // one translation (memfds, child process) is seen by another.
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     const std::string il = spirv_module("spec_constants");
     constexpr int threads = 4;
     std::vector<ProgramPtr> programs;
@@ -197,25 +182,12 @@ TEST_CASE("SPIR-V programs build concurrently", "[spirv]") {
     }
 }
 
-TEST_CASE("SPIR-V builds in a process that ignores SIGCHLD", "[spirv]") {
-    // The translator's exit status is lost (its child is reaped by the
-    // kernel); the build still works from the bitcode it wrote.
-    Fixture f;
-    SKIP_WITHOUT_IL(f.device);
-    auto previous = std::signal(SIGCHLD, SIG_IGN);
-    ProgramPtr program = create_il_program(f.ctx(), spirv_module("usm"));
-    const cl_int built = clBuildProgram(program.get(), 1, &f.device, nullptr, nullptr, nullptr);
-    std::signal(SIGCHLD, previous);
-    CHECK_OK(built);
-    CHECK(kernel_names(program.get()) == std::set<std::string>{"saxpy_usm"});
-}
-
 TEST_CASE("corrupted SPIR-V is rejected or fails to build, never crashes", "[spirv]") {
     // Words of a valid module changed at random (fixed seed): creation
     // answers CL_INVALID_VALUE or succeeds, the build succeeds or fails
     // with CL_BUILD_PROGRAM_FAILURE and a log.
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     const std::string good = spirv_module("kernels");
     std::mt19937 random(12345);
     const size_t words = good.size() / 4;
@@ -244,33 +216,4 @@ TEST_CASE("corrupted SPIR-V is rejected or fails to build, never crashes", "[spi
         CHECK_CL(built, CL_BUILD_PROGRAM_FAILURE);
         CHECK(!build_log(program.get(), f.device).empty());
     }
-}
-
-// Run with USMCL_LLVM_SPIRV naming no file (meson test api_spirv_no_translator).
-TEST_CASE("without a translator the device takes no SPIR-V", "[.][no-translator]") {
-    Fixture f;
-    CHECK(cl_test::device_info_string(f.device, CL_DEVICE_IL_VERSION).empty());
-    CHECK(
-        cl_test::device_info_array<cl_name_version>(f.device, CL_DEVICE_ILS_WITH_VERSION).empty());
-    // Nor does the device or the platform offer cl_khr_il_program.
-    const auto extensions =
-        cl_test::split_words(cl_test::device_info_string(f.device, CL_DEVICE_EXTENSIONS));
-    CHECK(std::find(extensions.begin(), extensions.end(), "cl_khr_il_program") == extensions.end());
-    for (const cl_name_version& extension :
-         cl_test::device_info_array<cl_name_version>(f.device, CL_DEVICE_EXTENSIONS_WITH_VERSION))
-        CHECK(std::string(extension.name) != "cl_khr_il_program");
-    cl_platform_id platform = nullptr;
-    REQUIRE_OK(clGetDeviceInfo(f.device, CL_DEVICE_PLATFORM, sizeof platform, &platform, nullptr));
-    size_t size = 0;
-    REQUIRE_OK(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, 0, nullptr, &size));
-    std::string platform_extensions(size, '\0');
-    REQUIRE_OK(clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, size, platform_extensions.data(),
-                                 nullptr));
-    CHECK(platform_extensions.find("cl_khr_il_program") == std::string::npos);
-    // "CL_INVALID_OPERATION if no devices in context support intermediate
-    // language programs."
-    const std::string il = spirv_module("kernels");
-    cl_int error = CL_SUCCESS;
-    CHECK(clCreateProgramWithIL(f.ctx(), il.data(), il.size(), &error) == nullptr);
-    CHECK_CL(error, CL_INVALID_OPERATION);
 }

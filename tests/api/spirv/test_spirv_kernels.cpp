@@ -5,7 +5,6 @@
 #include "spirv_test.hpp"
 
 #include <cmath>
-#include <csignal>
 #include <cstdlib>
 #include <numeric>
 #include <random>
@@ -13,20 +12,15 @@
 
 using namespace spirv_test;
 
-TEST_CASE("the device reports SPIR-V 1.0 to 1.6 (1.4 with llvm-spirv) and cl_khr_il_program",
-          "[spirv]") {
+TEST_CASE("the device reports SPIR-V 1.0 to 1.6 and cl_khr_il_program", "[spirv]") {
     cl_device_id device = cl_test::device();
-    SKIP_WITHOUT_IL(device);
-    // The in-process reader takes 1.0 to 1.6; llvm-spirv-15, when USMCL_LLVM_SPIRV names it,
-    // 1.0 to 1.4.
-    const char* translator = std::getenv("USMCL_LLVM_SPIRV");
-    const bool reader = translator == nullptr || *translator == 0;
+    REQUIRE(il_supported(device));
     const std::string versions = cl_test::device_info_string(device, CL_DEVICE_IL_VERSION);
-    CHECK(versions == std::string("SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4") +
-                          (reader ? " SPIR-V_1.5 SPIR-V_1.6" : ""));
+    CHECK(versions ==
+          "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4 SPIR-V_1.5 SPIR-V_1.6");
     const auto ils =
         cl_test::device_info_array<cl_name_version>(device, CL_DEVICE_ILS_WITH_VERSION);
-    REQUIRE(ils.size() == (reader ? 7u : 5u));
+    REQUIRE(ils.size() == 7u);
     for (cl_uint i = 0; i < ils.size(); ++i) {
         CHECK(std::string(ils[i].name) == "SPIR-V");
         CHECK(ils[i].version == CL_MAKE_VERSION(1, i, 0));
@@ -38,7 +32,7 @@ TEST_CASE("the device reports SPIR-V 1.0 to 1.6 (1.4 with llvm-spirv) and cl_khr
 
 TEST_CASE("SPIR-V kernels give the results of the same kernels from source", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPair programs = both_programs(f, "kernels");
     CHECK(kernel_names(programs.from_il.get()) == kernel_names(programs.from_source.get()));
     CHECK(program_info<size_t>(programs.from_il.get(), CL_PROGRAM_NUM_KERNELS) == 7);
@@ -233,7 +227,7 @@ TEST_CASE("builtins with private pointers, wide and narrow vectors, conversions"
     // The calls whose SPIR-V names or host ABI differ most from the builtin
     // library's: both programs must compute exactly the same.
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPair programs = both_programs(f, "builtins");
     const size_t n = 48;
     const std::vector<float> x = float_inputs(3 * n, 0.3f, 0.061f);
@@ -261,7 +255,7 @@ TEST_CASE("builtins with private pointers, wide and narrow vectors, conversions"
 
 TEST_CASE("C11-style atomics on generic pointers from SPIR-V", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPair programs = both_programs(f, "c11_atomics", "-cl-std=CL3.0");
     const size_t n = 256, local = 32, groups = n / local;
     const std::vector<cl_int> out = both_results(programs, [&](cl_program program) {
@@ -286,7 +280,7 @@ TEST_CASE("C11-style atomics on generic pointers from SPIR-V", "[spirv]") {
 
 TEST_CASE("build options of SPIR-V programs: work-group rule and denormals", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     // arith: out[i] = a[i] * scale + b[i] - bias + i % 7.
     const size_t n = 100; // not a multiple of the local size 16
     std::vector<float> a(n, 1.0f);
@@ -343,7 +337,7 @@ TEST_CASE("build options of SPIR-V programs: work-group rule and denormals", "[s
 
 TEST_CASE("SPIR-V 1.0 modules and kernel attributes", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     const std::string old = spirv_module("kernels_1_0");
     REQUIRE(old.size() > 8);
     CHECK(static_cast<unsigned char>(old[6]) == 1); // version word 0x00010000
@@ -377,7 +371,7 @@ TEST_CASE("SPIR-V 1.0 modules and kernel attributes", "[spirv]") {
 
 TEST_CASE("kernel metadata and argument info of a SPIR-V kernel", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPtr program = build_il_program(f, "kernels");
     KernelPtr kernel = make_kernel(program.get(), "group_sum");
     CHECK(kernel_info<cl_uint>(kernel.get(), CL_KERNEL_NUM_ARGS) == 3);

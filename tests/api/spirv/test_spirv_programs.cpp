@@ -4,7 +4,6 @@
 #include "spirv_test.hpp"
 
 #include <cmath>
-#include <csignal>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -13,7 +12,7 @@ using namespace spirv_test;
 
 TEST_CASE("CL_PROGRAM_IL gives the module back; binaries of SPIR-V programs", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     const std::string il = spirv_module("kernels");
     ProgramPtr program = create_il_program(f.ctx(), il);
     size_t size = 0;
@@ -55,7 +54,7 @@ TEST_CASE("CL_PROGRAM_IL gives the module back; binaries of SPIR-V programs", "[
 
 TEST_CASE("clCreateProgramWithILKHR is found by name and works as the core function", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     cl_platform_id platform = cl_test::platform();
     auto create = reinterpret_cast<clCreateProgramWithILKHR_fn>(
         clGetExtensionFunctionAddressForPlatform(platform, "clCreateProgramWithILKHR"));
@@ -76,7 +75,7 @@ TEST_CASE("clCreateProgramWithILKHR is found by name and works as the core funct
 
 TEST_CASE("specialization constants of every scalar type change the results", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPtr program = create_il_program(f.ctx(), spirv_module("spec_constants"));
 
     auto run_values = [&] {
@@ -202,7 +201,7 @@ TEST_CASE("specialization constants of every scalar type change the results", "[
 
 TEST_CASE("a SPIR-V kernel with USM pointers set by clSetKernelArgMemPointerINTEL", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     cl_platform_id platform = cl_test::platform();
     auto shared_alloc = reinterpret_cast<clSharedMemAllocINTEL_fn>(
         clGetExtensionFunctionAddressForPlatform(platform, "clSharedMemAllocINTEL"));
@@ -254,7 +253,7 @@ TEST_CASE("a SPIR-V kernel with USM pointers set by clSetKernelArgMemPointerINTE
 
 TEST_CASE("images and samplers in a SPIR-V kernel", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     ProgramPtr program = build_il_program(f, "images");
     KernelPtr kernel = make_kernel(program.get(), "sample_and_write");
     std::vector<float> texels(16);
@@ -302,7 +301,7 @@ TEST_CASE("images and samplers in a SPIR-V kernel", "[spirv]") {
 
 TEST_CASE("SPIR-V modules link with each other and with OpenCL C objects", "[spirv]") {
     Fixture f;
-    SKIP_WITHOUT_IL(f.device);
+    REQUIRE(il_supported(f.device));
     std::vector<cl_int> in(96);
     std::iota(in.begin(), in.end(), -40);
     MemPtr input = make_buffer(f.ctx(), in);
