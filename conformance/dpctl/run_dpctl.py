@@ -12,7 +12,7 @@ build shows its build log), fail (a wrong result), crash (a signal), timeout.
 They are checked against an expectations file (conformance/expectations.py
 format); a build log in an error is printed in full.
 
-The Python that runs dpctl: --python, else $USMCL_DPCTL_PYTHON, else python3.
+The Python that runs dpctl: --python, else $USMCL_TEST_DPCTL_PYTHON, else python3.
 Exit status: 0 when every result is a pass or as listed, 1 otherwise, 2 on a
 usage error, 77 when that Python cannot import dpctl.tensor.
 """
@@ -121,7 +121,7 @@ def run_operation(python, env, operation, timeout):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('--icd', required=True, help='the folder with usmcl.icd (OCL_ICD_VENDORS)')
-    parser.add_argument('--python', default=os.environ.get('USMCL_DPCTL_PYTHON') or 'python3')
+    parser.add_argument('--python', default=os.environ.get('USMCL_TEST_DPCTL_PYTHON') or 'python3')
     parser.add_argument('--expectations', default=DEFAULT_EXPECTATIONS)
     parser.add_argument('--timeout', type=float, default=600, help='seconds per operation')
     parser.add_argument('--only', action='append', help='run only these operations')
