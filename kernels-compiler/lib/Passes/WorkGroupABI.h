@@ -54,6 +54,10 @@ inline constexpr llvm::StringRef WorkItemArrayMD = "kc.work_item_array";
 // calls it wherever printf was called, PrintfBufferPass replaces it in the
 // work-group functions.
 inline constexpr llvm::StringRef PrintfBufferPlaceholder = "__kc_printf_buffer";
+// Function attribute on kernels: the sub-group size SubGroupsPass lowers
+// them for (decimal); without it, DefaultSubGroupSize.
+inline constexpr llvm::StringRef SubGroupSizeAttr = "kc-sub-group-size";
+inline constexpr unsigned DefaultSubGroupSize = 8;
 
 // Program-scope variables of at least LargeGlobalThreshold bytes live outside
 // the JIT's image (LargeGlobalsPass): an external declaration
