@@ -1,5 +1,6 @@
 // Sub-groups (cl_khr_subgroups, cl_intel_subgroups, cl_khr_subgroup_shuffle,
-// cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_extended_types).
+// cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_extended_types,
+// cl_khr_subgroup_clustered_reduce).
 //
 // A sub-group is a run of W consecutive work-items in local linear id order
 // (x fastest), W the kernel's sub-group size; the last one of a work-group
@@ -286,3 +287,60 @@ OVERLOAD void intel_sub_group_block_write8(__global uint *p, uint8 data) {
   q[6 * M] = data.s6;
   q[7 * M] = data.s7;
 }
+
+// cl_khr_subgroup_clustered_reduce: the sub-group in clusters of
+// clustersize consecutive work-items (a power of 2), each reduced on its
+// own, in lane order.
+#define SG_CLUSTER_REDUCE(T, Name, Id, Op)                                     \
+  OVERLOAD T sub_group_clustered_reduce_##Name(T x, uint clustersize) {        \
+    __private T *S = SG_SLOTS(x);                                              \
+    uint N = get_sub_group_size();                                             \
+    uint L = get_sub_group_local_id();                                         \
+    uint First = L - L % clustersize;                                          \
+    T R = Id;                                                                  \
+    for (uint i = 0; i < SG_W; ++i) {                                          \
+      T V = S[i];                                                              \
+      bool Keep = i >= First && i - First < clustersize && i < N;              \
+      R = Op(R, Keep ? V : (T)(Id));                                           \
+    }                                                                          \
+    return R;                                                                  \
+  }
+
+#define SG_MUL(a, b) ((a) * (b))
+#define SG_AND(a, b) ((a) & (b))
+#define SG_OR(a, b) ((a) | (b))
+#define SG_XOR(a, b) ((a) ^ (b))
+#define SG_LAND(a, b) ((a) && (b))
+#define SG_LOR(a, b) ((a) || (b))
+#define SG_LXOR(a, b) ((!(a)) != (!(b)))
+
+#define SG_CLUSTER_INT(T, Min, Max)                                            \
+  SG_CLUSTER_REDUCE(T, add, (T)0, SG_ADD)                                      \
+  SG_CLUSTER_REDUCE(T, mul, (T)1, SG_MUL)                                      \
+  SG_CLUSTER_REDUCE(T, min, (T)(Max), SG_IMIN)                                 \
+  SG_CLUSTER_REDUCE(T, max, (T)(Min), SG_IMAX)                                 \
+  SG_CLUSTER_REDUCE(T, and, (T)(~(T)0), SG_AND)                                \
+  SG_CLUSTER_REDUCE(T, or, (T)0, SG_OR)                                        \
+  SG_CLUSTER_REDUCE(T, xor, (T)0, SG_XOR)
+
+SG_CLUSTER_INT(char, CHAR_MIN, CHAR_MAX)
+SG_CLUSTER_INT(uchar, 0, UCHAR_MAX)
+SG_CLUSTER_INT(short, SHRT_MIN, SHRT_MAX)
+SG_CLUSTER_INT(ushort, 0, USHRT_MAX)
+SG_CLUSTER_INT(int, INT_MIN, INT_MAX)
+SG_CLUSTER_INT(uint, 0, UINT_MAX)
+SG_CLUSTER_INT(long, LONG_MIN, LONG_MAX)
+SG_CLUSTER_INT(ulong, 0, ULONG_MAX)
+
+#define SG_CLUSTER_FLOAT(T)                                                    \
+  SG_CLUSTER_REDUCE(T, add, (T)(-0.0), SG_ADD)                                 \
+  SG_CLUSTER_REDUCE(T, mul, (T)1, SG_MUL)                                      \
+  SG_CLUSTER_REDUCE(T, min, (T)INFINITY, fmin)                                 \
+  SG_CLUSTER_REDUCE(T, max, (T)(-INFINITY), fmax)
+
+SG_CLUSTER_FLOAT(float)
+SG_CLUSTER_FLOAT(double)
+
+SG_CLUSTER_REDUCE(int, logical_and, 1, SG_LAND)
+SG_CLUSTER_REDUCE(int, logical_or, 0, SG_LOR)
+SG_CLUSTER_REDUCE(int, logical_xor, 0, SG_LXOR)

@@ -224,7 +224,7 @@ TEST_CASE("the device reports sub-groups", "[subgroups]") {
     for (const char* name :
          {"cl_khr_subgroups", "cl_intel_subgroups", "cl_intel_required_subgroup_size",
           "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
-          "cl_khr_subgroup_extended_types"}) {
+          "cl_khr_subgroup_extended_types", "cl_khr_subgroup_clustered_reduce"}) {
         INFO(name);
         CHECK(has(exts, name));
     }
@@ -600,6 +600,100 @@ __kernel void loop(__global const int* in, __global int* out, __local int* tmp, 
                 }
             }
             INFO("rounds " << rounds << ", local size " << local);
+            CHECK(wrong == 0);
+        }
+    }
+}
+
+TEST_CASE("cl_khr_subgroup_clustered_reduce", "[subgroups]") {
+    Fixture f;
+    ProgramPtr program = f.build(R"CLC(
+#define CLUSTERED(op, x, c)                                                    \
+    switch (c) {                                                               \
+    case 1: r = sub_group_clustered_reduce_##op(x, 1); break;                  \
+    case 2: r = sub_group_clustered_reduce_##op(x, 2); break;                  \
+    case 4: r = sub_group_clustered_reduce_##op(x, 4); break;                  \
+    case 8: r = sub_group_clustered_reduce_##op(x, 8); break;                  \
+    default: r = sub_group_clustered_reduce_##op(x, 16); break;                \
+    }
+__kernel void clustered(__global const int* in, __global int* out, __global float* fout,
+                        uint cluster) {
+    size_t gid = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    int x = in[gid];
+    int r;
+    __global int* o = out + 8 * gid;
+    CLUSTERED(add, x, cluster) o[0] = r;
+    CLUSTERED(mul, x, cluster) o[1] = r;
+    CLUSTERED(min, x, cluster) o[2] = r;
+    CLUSTERED(max, x, cluster) o[3] = r;
+    CLUSTERED(and, x, cluster) o[4] = r;
+    CLUSTERED(or, x, cluster) o[5] = r;
+    CLUSTERED(xor, x, cluster) o[6] = r;
+    CLUSTERED(logical_xor, x & 1, cluster) o[7] = r;
+    float fr;
+    switch (cluster) {
+    case 1: fr = sub_group_clustered_reduce_add((float)x, 1); break;
+    case 2: fr = sub_group_clustered_reduce_add((float)x, 2); break;
+    case 4: fr = sub_group_clustered_reduce_add((float)x, 4); break;
+    case 8: fr = sub_group_clustered_reduce_add((float)x, 8); break;
+    default: fr = sub_group_clustered_reduce_add((float)x, 16); break;
+    }
+    fout[gid] = fr;
+}
+)CLC",
+                                 "-cl-std=CL3.0");
+    KernelPtr kernel = make_kernel(program.get(), "clustered");
+    const size_t width =
+        sub_group_info(kernel.get(), f.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {4096});
+    for (cl_uint cluster : {1u, 2u, 4u, 8u, 16u}) {
+        if (cluster > width)
+            continue;
+        for (const Shape& shape : shapes) {
+            const size_t n = shape.global[0] * shape.global[1];
+            std::vector<cl_int> in(n);
+            for (size_t g = 0; g < n; ++g)
+                in[g] = static_cast<cl_int>((g * 5 + 3) % 9) - 3;
+            MemPtr in_buffer = make_buffer(f.ctx(), in);
+            MemPtr out = make_buffer<cl_int>(f.ctx(), 8 * n);
+            MemPtr fout = make_buffer<cl_float>(f.ctx(), n);
+            set_arg(kernel.get(), 0, in_buffer);
+            set_arg(kernel.get(), 1, out);
+            set_arg(kernel.get(), 2, fout);
+            set_arg(kernel.get(), 3, cluster);
+            run(f.q(), kernel.get(), 2, shape.global, shape.local);
+            const auto o = read_buffer<cl_int>(f.q(), out.get(), 8 * n);
+            const auto fo = read_buffer<cl_float>(f.q(), fout.get(), n);
+            size_t wrong = 0;
+            for (const Item& item : ndrange_items(shape.global[0], shape.global[1], shape.local[0],
+                                                  shape.local[1], width)) {
+                const size_t first = item.lane - item.lane % cluster;
+                const size_t end = std::min<size_t>(first + cluster, item.lanes.size());
+                cl_int want[8] = {0,
+                                  1,
+                                  std::numeric_limits<cl_int>::max(),
+                                  std::numeric_limits<cl_int>::min(),
+                                  -1,
+                                  0,
+                                  0,
+                                  0};
+                float fwant = 0.0f;
+                for (size_t l = first; l < end; ++l) {
+                    const cl_int v = in[item.lanes[l]];
+                    want[0] += v;
+                    want[1] *= v;
+                    want[2] = std::min(want[2], v);
+                    want[3] = std::max(want[3], v);
+                    want[4] &= v;
+                    want[5] |= v;
+                    want[6] ^= v;
+                    want[7] ^= v & 1;
+                    fwant += static_cast<float>(v);
+                }
+                for (size_t k = 0; k < 8; ++k)
+                    wrong += o[8 * item.global + k] != want[k];
+                wrong += fo[item.global] != fwant;
+            }
+            INFO("cluster " << cluster << ", local " << shape.local[0] << "x" << shape.local[1]);
             CHECK(wrong == 0);
         }
     }
