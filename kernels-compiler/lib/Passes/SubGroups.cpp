@@ -128,6 +128,15 @@ void SubGroups::lowerExchange(llvm::CallInst *Call) {
   llvm::Value *Operand = Call->getArgOperand(0);
   llvm::Type *Ty = Operand->getType();
   const llvm::DataLayout &DL = M.getDataLayout();
+  // Vectors wider than the generic x86-64 ABI passes in registers (double8,
+  // int16, ...) arrive in memory (byval): the value is what the pointer
+  // points to.
+  if (llvm::Type *ByVal = Call->getParamByValType(0)) {
+    Ty = ByVal;
+    llvm::Align Align = Call->getParamAlign(0).value_or(DL.getABITypeAlign(Ty));
+    Operand = new llvm::LoadInst(Ty, Operand, "sub_group.operand", false, Align,
+                                 Call->getIterator());
+  }
   llvm::IRBuilder<> EntryB(F.getEntryBlock().getTerminator());
   llvm::AllocaInst *Slots = EntryB.CreateAlloca(
       Ty, DL.getAllocaAddrSpace(), arrayLength(), "sub_group.xchg");

@@ -450,6 +450,48 @@ __kernel void shuffles(__global const int* in, __global int* out) {
     }
 }
 
+TEST_CASE("sub_group_broadcast of wide vectors", "[subgroups]") {
+    // Vectors of 32 bytes and more: the widest reach the builtin library in
+    // memory under the generic x86-64 calling convention.
+    Fixture f;
+    for (const char* type : {"int8", "int16", "long8", "double8", "double16", "float16"}) {
+        INFO(type);
+        const std::string source = std::string("typedef ") + type + R"CLC( V;
+__kernel void wide(__global const V* in, __global V* out) {
+    size_t g = get_global_id(0);
+    out[g] = sub_group_broadcast(in[g], get_sub_group_size() - 1);
+}
+)CLC";
+        ProgramPtr program = f.build(source, "-cl-std=CL3.0");
+        KernelPtr kernel = make_kernel(program.get(), "wide");
+        const size_t width = sub_group_info(kernel.get(), f.device,
+                                            CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {4096});
+        const size_t words = std::string(type).find("16") != std::string::npos ? 16 : 8;
+        const size_t bytes = words * (type[0] == 'i' || type[0] == 'f' ? 4 : 8);
+        for (size_t local : {13, 64}) {
+            const size_t global = local * 4;
+            std::vector<cl_uchar> in(global * bytes);
+            for (size_t i = 0; i < in.size(); ++i)
+                in[i] = static_cast<cl_uchar>(i * 7 + i / 251);
+            MemPtr in_buffer = make_buffer(f.ctx(), in);
+            MemPtr out = make_buffer<cl_uchar>(f.ctx(), in.size());
+            set_arg(kernel.get(), 0, in_buffer);
+            set_arg(kernel.get(), 1, out);
+            run_1d(f.q(), kernel.get(), global, local);
+            const auto o = read_buffer<cl_uchar>(f.q(), out.get(), in.size());
+            size_t wrong = 0;
+            for (size_t g = 0; g < global; ++g) {
+                const size_t lid = g % local, first = g - lid % width;
+                const size_t last = first + std::min(width, local - lid + lid % width) - 1;
+                wrong += !std::equal(o.begin() + g * bytes, o.begin() + (g + 1) * bytes,
+                                     in.begin() + last * bytes);
+            }
+            INFO("local size " << local);
+            CHECK(wrong == 0);
+        }
+    }
+}
+
 TEST_CASE("intel sub-group block reads and writes", "[subgroups]") {
     Fixture f;
     ProgramPtr program = f.build(R"CLC(
