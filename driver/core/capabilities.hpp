@@ -25,9 +25,9 @@ constexpr bool opencl_c_feature_enabled(std::string_view wanted) {
     return false;
 }
 
-// Sub-groups (kernels-compiler/README.md): cl_khr_subgroups and
-// __opencl_c_subgroups in device_features.def.
-inline constexpr bool sub_groups = extension_enabled("cl_khr_subgroups");
+// Sub-groups (kernels-compiler/README.md): __opencl_c_subgroups in
+// device_features.def.
+inline constexpr bool sub_groups = opencl_c_feature_enabled("__opencl_c_subgroups");
 // The sizes intel_reqd_sub_group_size may ask for (kc::SupportedSubGroupSizes,
 // CL_DEVICE_SUB_GROUP_SIZES_INTEL); the smallest bounds
 // CL_DEVICE_MAX_NUM_SUB_GROUPS.

@@ -1,4 +1,4 @@
-// Sub-groups (cl_khr_subgroups, cl_intel_subgroups, cl_khr_subgroup_shuffle,
+// Sub-groups (__opencl_c_subgroups and cl_khr_subgroups, cl_intel_subgroups, cl_khr_subgroup_shuffle,
 // cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_extended_types,
 // cl_khr_subgroup_clustered_reduce).
 //
