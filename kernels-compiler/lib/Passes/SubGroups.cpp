@@ -20,19 +20,24 @@
 // sub-CFG. An exchange the work-items may reach again (in a loop) also gets
 // a barrier before its store: otherwise a work-item's next store could
 // overwrite a slot a later work-item of the same pass has still to read.
-// sub_group_barrier() becomes a work-group barrier: on a CPU the group runs
-// on one thread, so the wider barrier orders all the sub-group's accesses.
+// sub_group_barrier() becomes a barrier too.
 //
-// A barrier holds every work-item of the group, where the specification asks
-// only those of the sub-group to reach the function: sub-group functions in
-// control flow that differs between the sub-groups of a work-group are not
-// supported (kernels-compiler/README.md).
+// These barriers hold only a sub-group: each is marked (SubGroupBarrierMD).
+// When one of them may not be reached by every work-item alike (a branch on
+// the sub-group id, an early exit: Uniformity), the function gets
+// SubGroupBarriersAttr, for which SubCfgFormation records each work-item's
+// next barrier and runs, pass after pass, the work-items waiting at the
+// smallest barrier id, sub-group barriers first (the machinery of divergent
+// barriers): sub-groups of one work-group may then take different ways.
+// Otherwise they are cut as work-group barriers (less code, faster builds).
 //
 //===----------------------------------------------------------------------===//
 #include "Passes/Passes.h"
+#include "Passes/Uniformity.h"
 #include "Passes/WorkGroupABI.h"
 
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -77,8 +82,8 @@ unsigned subGroupSizeOf(llvm::Function &WG) {
 
 class SubGroups {
 public:
-  SubGroups(llvm::Function &F, llvm::LoopInfo &LI)
-      : F(F), M(*F.getParent()), C(F.getContext()), LI(LI) {}
+  SubGroups(llvm::Function &F, llvm::LoopInfo &LI, llvm::PostDominatorTree &PDT)
+      : F(F), M(*F.getParent()), C(F.getContext()), LI(LI), PDT(PDT) {}
 
   bool run();
 
@@ -91,6 +96,7 @@ private:
   llvm::Module &M;
   llvm::LLVMContext &C;
   llvm::LoopInfo &LI;
+  llvm::PostDominatorTree &PDT;
   unsigned Width = 1;
   llvm::Value *Length = nullptr;
 };
@@ -121,7 +127,10 @@ llvm::CallInst *SubGroups::barrierBefore(llvm::Instruction *Point) {
     Fn->addFnAttr(llvm::Attribute::Convergent);
     Fn->addFnAttr(llvm::Attribute::NoUnwind);
   }
-  return llvm::CallInst::Create(Barrier, "", Point->getIterator());
+  llvm::CallInst *Call =
+      llvm::CallInst::Create(Barrier, "", Point->getIterator());
+  Call->setMetadata(SubGroupBarrierMD, llvm::MDNode::get(C, {}));
+  return Call;
 }
 
 void SubGroups::lowerExchange(llvm::CallInst *Call) {
@@ -185,12 +194,23 @@ bool SubGroups::run() {
     Call->replaceAllUsesWith(llvm::ConstantInt::get(Call->getType(), Width));
     Call->eraseFromParent();
   }
+  // Where every work-item of the group reaches every sub-group function
+  // alike, its barriers may hold the whole group: the usual sub-CFGs, no
+  // per-work-item dispatch.
+  Uniformity U(F, LI, PDT);
+  bool Diverge = U.hasEarlyExits();
+  for (llvm::CallInst *Call : Exchanges)
+    Diverge |= !U.isUniformlyReached(*Call->getParent());
+  for (llvm::CallInst *Call : Barriers)
+    Diverge |= !U.isUniformlyReached(*Call->getParent());
   for (llvm::CallInst *Call : Exchanges)
     lowerExchange(Call);
   for (llvm::CallInst *Call : Barriers) {
     barrierBefore(Call);
     Call->eraseFromParent();
   }
+  if (Diverge)
+    F.addFnAttr(SubGroupBarriersAttr);
   return true;
 }
 
@@ -200,7 +220,9 @@ llvm::PreservedAnalyses SubGroupsPass::run(llvm::Function &F,
                                            llvm::FunctionAnalysisManager &AM) {
   if (!isWorkGroupFunction(F))
     return llvm::PreservedAnalyses::all();
-  if (!SubGroups(F, AM.getResult<llvm::LoopAnalysis>(F)).run())
+  if (!SubGroups(F, AM.getResult<llvm::LoopAnalysis>(F),
+                 AM.getResult<llvm::PostDominatorTreeAnalysis>(F))
+           .run())
     return llvm::PreservedAnalyses::all();
   return llvm::PreservedAnalyses::none();
 }

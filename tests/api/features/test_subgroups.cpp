@@ -742,3 +742,76 @@ __kernel void clustered(__global const int* in, __global int* out, __global floa
         }
     }
 }
+
+TEST_CASE("sub-groups of one work-group take different ways", "[subgroups]") {
+    // Even sub-groups: a sub_group_barrier and a reduction; odd ones: a loop
+    // of broadcasts as many times as their sub-group id; then a work-group
+    // barrier for all.
+    Fixture f;
+    ProgramPtr program = f.build(R"CLC(
+__kernel void divergent(__global const int* in, __global int* out, __local int* scratch) {
+    uint lid = get_local_id(0);
+    uint sg = get_sub_group_id(), lane = get_sub_group_local_id(), n = get_sub_group_size();
+    int x = in[get_global_id(0)];
+    int result;
+    if (sg % 2 == 0) {
+        scratch[lid] = x * 3;
+        sub_group_barrier(CLK_LOCAL_MEM_FENCE);
+        result = scratch[lid - lane + (lane + 1) % n] + sub_group_reduce_add(x);
+    } else {
+        for (uint r = 0; r < sg; ++r)
+            x = sub_group_broadcast(x, r % n) + (int)lane;
+        result = x;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    scratch[lid] = result;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = result * 1000 + scratch[get_local_size(0) - 1 - lid];
+}
+)CLC",
+                                 "-cl-std=CL3.0");
+    KernelPtr kernel = make_kernel(program.get(), "divergent");
+    const size_t width =
+        sub_group_info(kernel.get(), f.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {4096});
+    for (size_t local : {7, 64, 100}) {
+        const size_t global = local * 3;
+        std::vector<cl_int> in(global);
+        for (size_t g = 0; g < global; ++g)
+            in[g] = static_cast<cl_int>((g * 11) % 17) - 8;
+        MemPtr in_buffer = make_buffer(f.ctx(), in);
+        MemPtr out = make_buffer<cl_int>(f.ctx(), global);
+        set_arg(kernel.get(), 0, in_buffer);
+        set_arg(kernel.get(), 1, out);
+        set_local_arg(kernel.get(), 2, local * sizeof(cl_int));
+        run_1d(f.q(), kernel.get(), global, local);
+        const auto o = read_buffer<cl_int>(f.q(), out.get(), global);
+        size_t wrong = 0;
+        for (size_t group = 0; group < global; group += local) {
+            std::vector<cl_int> result(local);
+            for (size_t first = 0; first < local; first += width) {
+                const size_t count = std::min(width, local - first), sg = first / width;
+                std::vector<cl_int> x(in.begin() + group + first,
+                                      in.begin() + group + first + count);
+                if (sg % 2 == 0) {
+                    cl_int sum = 0;
+                    for (cl_int v : x)
+                        sum += v;
+                    for (size_t l = 0; l < count; ++l)
+                        result[first + l] = x[(l + 1) % count] * 3 + sum;
+                } else {
+                    for (size_t r = 0; r < sg; ++r) {
+                        const cl_int b = x[r % count];
+                        for (size_t l = 0; l < count; ++l)
+                            x[l] = b + static_cast<cl_int>(l);
+                    }
+                    for (size_t l = 0; l < count; ++l)
+                        result[first + l] = x[l];
+                }
+            }
+            for (size_t lid = 0; lid < local; ++lid)
+                wrong += o[group + lid] != result[lid] * 1000 + result[local - 1 - lid];
+        }
+        INFO("local size " << local << ", sub-group size " << width);
+        CHECK(wrong == 0);
+    }
+}
