@@ -35,9 +35,13 @@ std::unique_ptr<kc::Module> buildFor(unsigned SubGroupSize, const std::string& S
     return std::move(R.Output);
 }
 
-// The widest vector of floats any instruction of the work-group function
-// produces or stores in the host-optimized IR (1 when none).
-unsigned widestFloatVector(const kc::Module& M, const std::string& Kernel) {
+struct VectorUse {
+    unsigned Widest = 1;     // the widest vector of floats produced or stored
+    unsigned VectorAdds = 0; // fadd instructions on vectors of floats
+};
+
+// How the work-group function of the host-optimized IR uses float vectors.
+VectorUse floatVectors(const kc::Module& M, const std::string& Kernel) {
     llvm::LLVMContext Context;
     Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
     std::string Error;
@@ -47,19 +51,21 @@ unsigned widestFloatVector(const kc::Module& M, const std::string& Kernel) {
     REQUIRE(IR);
     llvm::Function* WG = IR->getFunction(Kernel + "_wg");
     REQUIRE(WG);
-    unsigned Widest = 1;
+    VectorUse Use;
     auto Consider = [&](llvm::Type* Ty) {
         if (auto* V = llvm::dyn_cast<llvm::FixedVectorType>(Ty))
             if (V->getElementType()->isFloatTy())
-                Widest = std::max(Widest, static_cast<unsigned>(V->getNumElements()));
+                Use.Widest = std::max(Use.Widest, static_cast<unsigned>(V->getNumElements()));
     };
     for (llvm::BasicBlock& BB : *WG)
         for (llvm::Instruction& I : BB) {
             Consider(I.getType());
             if (auto* Store = llvm::dyn_cast<llvm::StoreInst>(&I))
                 Consider(Store->getValueOperand()->getType());
+            if (I.getOpcode() == llvm::Instruction::FAdd && I.getType()->isVectorTy())
+                ++Use.VectorAdds;
         }
-    return Widest;
+    return Use;
 }
 
 const char* const ReduceSource = R"CL(
@@ -110,7 +116,12 @@ TEST_CASE("a kernel with a sub-group reduction still vectorizes across work-item
     for (unsigned Size : {8u, 16u}) {
         INFO("sub-group size " << Size);
         std::unique_ptr<kc::Module> M = buildFor(Size, ReduceSource);
-        CHECK(widestFloatVector(*M, "reduce") >= 8);
+        const VectorUse Use = floatVectors(*M, "reduce");
+        CHECK(Use.Widest >= 8);
+        // The reduction itself too: its Size - 1 additions (unrolled over
+        // the sub-group's slots, read by gathers) run on vectors of
+        // work-items, in the vector loop and its epilogue.
+        CHECK(Use.VectorAdds >= Size - 1);
     }
     // The same kernel without the reduction, for comparison: the work-item
     // loop the reduction cuts in two vectorizes as wide.
@@ -121,7 +132,7 @@ kernel void reduce(global const float *in, global float *out) {
     out[i] = x * 0.5f + x;
 }
 )CL");
-    CHECK(widestFloatVector(*Plain, "reduce") >= 8);
+    CHECK(floatVectors(*Plain, "reduce").Widest >= 8);
 }
 
 TEST_CASE("a sub-group reduction over partial sub-groups and 2D groups", "[compiler][subgroups]") {
