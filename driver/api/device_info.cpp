@@ -153,7 +153,9 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
     case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT: return out.scalar<cl_uint>(0);
-    case CL_DEVICE_MAX_NUM_SUB_GROUPS: return out.scalar<cl_uint>(0);
+    // Sub-groups of the smallest size filling the largest work-group.
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        return out.scalar<cl_uint>(caps::sub_groups ? static_cast<cl_uint>((d.max_work_group_size + caps::sub_group_sizes[0] - 1) / caps::sub_group_sizes[0]) : 0);
     case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS: return out.boolean(false);
     case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES: return out.scalar<cl_device_atomic_capabilities>(caps::atomic_memory);
     case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES: return out.scalar<cl_device_atomic_capabilities>(caps::atomic_fence);
@@ -188,6 +190,11 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
     case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
         return out.scalar<cl_device_unified_shared_memory_capabilities_intel>(core::capabilities::usm_capabilities);
+    // cl_intel_required_subgroup_size
+    case CL_DEVICE_SUB_GROUP_SIZES_INTEL:
+        if (!caps::extension_enabled("cl_intel_required_subgroup_size"))
+            return {CL_INVALID_VALUE, "cl_intel_required_subgroup_size is off"};
+        return out.array<size_t>(caps::sub_group_sizes);
     default: return {CL_INVALID_VALUE, "unknown cl_device_info"};
     }
     // clang-format on

@@ -10,7 +10,9 @@
 #include "core/capabilities.hpp"
 #include "core/sampler.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace usmcl::api {
 namespace {
@@ -402,16 +404,111 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     });
 }
 
+namespace {
+
+// The device a per-device kernel query is about: device, which must be one
+// of the program's, or the program's only device when device is NULL.
+Result<core::Device*> query_device(Kernel& kernel, cl_device_id device) {
+    const auto devices = kernel.program().devices();
+    if (!device) {
+        USMCL_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
+                    "device is NULL and the program has several devices");
+        return devices.front();
+    }
+    core::Device* target = core::Device::from_handle(device);
+    USMCL_CHECK(target && std::find(devices.begin(), devices.end(), target) != devices.end(),
+                CL_INVALID_DEVICE, "not a device of the kernel's program");
+    return target;
+}
+
+// The work-items of the local size given as the input of
+// CL_KERNEL_{MAX_SUB_GROUP_SIZE,SUB_GROUP_COUNT}_FOR_NDRANGE: an array of
+// 1 to 3 size_t.
+Result<size_t> input_local_items(size_t size, const void* value) {
+    // CL_INVALID_VALUE if input_value_size is not valid or input_value is NULL.
+    USMCL_CHECK(value, CL_INVALID_VALUE, "input_value is NULL");
+    USMCL_CHECK(size % sizeof(size_t) == 0 && size >= sizeof(size_t) && size <= 3 * sizeof(size_t),
+                CL_INVALID_VALUE, "input_value_size is not 1 to 3 size_t");
+    size_t sizes[3] = {1, 1, 1};
+    std::memcpy(sizes, value, size);
+    return sizes[0] * sizes[1] * sizes[2];
+}
+
+size_t sub_groups_for(size_t items, size_t sub_group_size) {
+    return (items + sub_group_size - 1) / sub_group_size;
+}
+
+// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: a 1D local size of count whole
+// sub-groups (the required work-group size if the kernel has one and it
+// makes count sub-groups), or zeros when there is none.
+Status local_size_for_count(const kc::KernelInfo& info, size_t max_items, size_t input_size,
+                            const void* input, InfoWriter& out, size_t param_value_size,
+                            void* param_value) {
+    USMCL_CHECK(input && input_size == sizeof(size_t), CL_INVALID_VALUE,
+                "input_value is not one size_t");
+    size_t count = 0;
+    std::memcpy(&count, input, sizeof count);
+    const size_t dims = param_value ? param_value_size / sizeof(size_t) : 3;
+    USMCL_CHECK(dims >= 1 && dims <= 3, CL_INVALID_VALUE, "param_value_size is not 1 to 3 size_t");
+    std::vector<size_t> local(dims, 0);
+    const size_t width = info.SubGroupSize;
+    const auto& reqd = info.ReqdWorkGroupSize;
+    if (reqd[0] != 0) {
+        if (count != 0 && sub_groups_for(reqd[0] * reqd[1] * reqd[2], width) == count)
+            for (size_t d = 0; d < dims; ++d)
+                local[d] = reqd[d];
+    } else if (count != 0 && count <= max_items / width) {
+        local[0] = count * width;
+        for (size_t d = 1; d < dims; ++d)
+            local[d] = 1;
+    }
+    return out.array<size_t>(local);
+}
+
+} // namespace
+
 cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
-                                           cl_kernel_sub_group_info, size_t, const void*, size_t,
-                                           void*, size_t*) {
+                                           cl_kernel_sub_group_info param_name,
+                                           size_t input_value_size, const void* input_value,
+                                           size_t param_value_size, void* param_value,
+                                           size_t* param_value_size_ret) {
     return guarded(__func__, [&]() -> Status {
-        USMCL_CHECK(Kernel::from_handle(kernel), CL_INVALID_KERNEL, "not a kernel");
-        USMCL_CHECK(!device || core::Device::from_handle(device), CL_INVALID_DEVICE,
-                    "not a device");
-        // CL_INVALID_OPERATION if the device does not support sub-groups
-        // (CL_DEVICE_MAX_NUM_SUB_GROUPS is 0).
-        return {CL_INVALID_OPERATION, "the device supports no sub-groups"};
+        Kernel* object = Kernel::from_handle(kernel);
+        USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
+        auto target = query_device(*object, device);
+        if (!target.ok())
+            return target.status();
+        // CL_INVALID_OPERATION if the device does not support sub-groups.
+        USMCL_CHECK(core::capabilities::sub_groups, CL_INVALID_OPERATION,
+                    "the device supports no sub-groups");
+        const kc::KernelInfo& info = object->info();
+        const size_t width = info.SubGroupSize;
+        const auto& reqd = info.ReqdWorkGroupSize;
+        const size_t max_items = reqd[0] ? reqd[0] * reqd[1] * reqd[2]
+                                         : target.value()->description().max_work_group_size;
+        InfoWriter out(param_value_size, param_value, param_value_size_ret);
+        switch (param_name) {
+        case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+        case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE: {
+            auto items = input_local_items(input_value_size, input_value);
+            if (!items.ok())
+                return items.status();
+            if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+                return out.scalar<size_t>(std::min(items.value(), width));
+            return out.scalar<size_t>(sub_groups_for(items.value(), width));
+        }
+        case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+            return local_size_for_count(info, max_items, input_value_size, input_value, out,
+                                        param_value_size, param_value);
+        case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+            return out.scalar<size_t>(sub_groups_for(max_items, width));
+        // OpenCL C has no attribute for it (SPIR-V's SubgroupsPerWorkgroup).
+        case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);
+        // cl_intel_required_subgroup_size: 0 without intel_reqd_sub_group_size.
+        case CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL:
+            return out.scalar<size_t>(info.ReqdSubGroupSize);
+        default: return {CL_INVALID_VALUE, "unknown cl_kernel_sub_group_info"};
+        }
     });
 }
 

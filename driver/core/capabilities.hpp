@@ -49,6 +49,14 @@ inline constexpr cl_bitfield fp_atomics =
               CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
               CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT
         : 0;
+// Sub-groups (kernels-compiler/README.md): __opencl_c_subgroups in
+// device_features.def.
+inline constexpr bool sub_groups = opencl_c_feature_enabled("__opencl_c_subgroups");
+// The sizes intel_reqd_sub_group_size may ask for (kc::SupportedSubGroupSizes,
+// CL_DEVICE_SUB_GROUP_SIZES_INTEL); the smallest bounds
+// CL_DEVICE_MAX_NUM_SUB_GROUPS.
+inline constexpr size_t sub_group_sizes[] = {4, 8, 16, 32, 64};
+
 // Kernels compile in process (kernels-compiler/).
 inline constexpr bool compiler_available = true;
 // Images and samplers (docs/images.md): follows __opencl_c_images.

@@ -118,6 +118,11 @@ const std::array<cl_uchar, CL_UUID_SIZE_KHR>& driver_uuid() {
     return uuid;
 }
 
+cl_uint default_sub_group_size() {
+    const cl_uint floats = cpu::native_vector_width(cpu::host_isa(), 4, true);
+    return std::clamp<cl_uint>(floats, capabilities::sub_group_sizes[0], 64);
+}
+
 DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuSet& pus) {
     const cpu::IsaInfo& isa = cpu::host_isa();
     const cpu::DomainInfo domain = topology.describe(pus);

@@ -66,6 +66,11 @@ struct DeviceDescription {
 
 DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuSet& pus);
 
+// The sub-group size of kernels that require none: the floats of one of the
+// host's vector registers (8 with AVX2, 16 with AVX-512), at least the
+// smallest of capabilities::sub_group_sizes.
+cl_uint default_sub_group_size();
+
 // The OpenCL bit of an affinity domain.
 cl_device_affinity_domain affinity_domain_bit(cpu::AffinityDomain domain);
 

@@ -2,6 +2,7 @@
 
 #include "core/capabilities.hpp"
 #include "core/device.hpp"
+#include "core/device_description.hpp"
 #include "core/platform.hpp"
 #include "runtime/thread_pool.hpp"
 #include "support/config.hpp"
@@ -24,6 +25,7 @@ kc::DeviceTarget device_target() {
         target.OpenCLCFeatures.push_back(#name);
 #include "core/device_features.def"
     target.ImageSupport = core::capabilities::image_support;
+    target.SubGroupSize = default_sub_group_size();
     return target;
 }
 

@@ -13,5 +13,6 @@
 #include "math.cl"
 #include "relational.cl"
 #include "shuffle.cl"
+#include "subgroups.cl"
 #include "sync.cl"
 #include "vload.cl"

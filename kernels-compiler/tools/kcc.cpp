@@ -34,8 +34,16 @@ kc::DeviceTarget fullTarget() {
                   "cl_khr_local_int32_extended_atomics",
                   "cl_khr_int64_base_atomics",
                   "cl_khr_int64_extended_atomics",
-                  "cl_khr_byte_addressable_store"};
+                  "cl_khr_byte_addressable_store",
+                  "cl_khr_subgroups",
+                  "cl_intel_subgroups",
+                  "cl_intel_required_subgroup_size",
+                  "cl_khr_subgroup_shuffle",
+                  "cl_khr_subgroup_shuffle_relative",
+                  "cl_khr_subgroup_extended_types",
+                  "cl_khr_subgroup_clustered_reduce"};
   T.OpenCLCFeatures = {"__opencl_c_int64",
+                       "__opencl_c_subgroups",
                        "__opencl_c_fp64",
                        "__opencl_c_atomic_order_acq_rel",
                        "__opencl_c_atomic_order_seq_cst",
@@ -52,7 +60,8 @@ void printInfo(const kc::Module &M) {
     llvm::outs() << "kernel " << K.Name << ": " << K.Args.size()
                  << " arguments, buffer " << K.ArgBufferSize
                  << " bytes, private " << K.PrivateMemSize << ", local "
-                 << K.StaticLocalMemSize << (K.UsesBarriers ? ", barriers" : "")
+                 << K.StaticLocalMemSize << ", sub-group size "
+                 << K.SubGroupSize << (K.UsesBarriers ? ", barriers" : "")
                  << "\n";
     for (const kc::ArgInfo &A : K.Args)
       llvm::outs() << "  " << A.TypeName << " " << A.Name << " @" << A.Offset

@@ -29,7 +29,13 @@ struct DeviceTarget {
   std::vector<std::string> OpenCLCFeatures; // e.g. "__opencl_c_int64"
   bool ImageSupport = false;
   bool Fp64 = false;
+  // The sub-group size of kernels without intel_reqd_sub_group_size: the
+  // number of floats in a vector register (8 with AVX2, 16 with AVX-512).
+  unsigned SubGroupSize = 8;
 };
+
+// The sub-group sizes a kernel may require (CL_DEVICE_SUB_GROUP_SIZES_INTEL).
+inline constexpr unsigned SupportedSubGroupSizes[] = {4, 8, 16, 32, 64};
 
 enum class ModuleKind : uint8_t { Object, Library, Executable };
 

@@ -68,6 +68,11 @@ struct KernelInfo {
   // "uniform-work-group-size" function attribute). When false, the last
   // group of a dimension may be smaller (non-uniform work-groups).
   bool UniformWorkGroupSize = true;
+  // The sub-group size the kernel was compiled for (the SIMD width of its
+  // work-item loop): intel_reqd_sub_group_size(N) when given (then also
+  // ReqdSubGroupSize), else the device's default (DeviceTarget).
+  uint32_t SubGroupSize = 1;
+  uint32_t ReqdSubGroupSize = 0; // 0: none
 };
 
 } // namespace kc

@@ -34,7 +34,7 @@ namespace {
 constexpr char Magic[8] = {'U', 'S', 'M', 'C', 'L', '-', 'K', 'C'};
 // 2: the kernel flags gained bit 2 (uniform work-group size).
 // 3: the size of the program-scope __global variables.
-constexpr uint32_t FormatVersion = 3;
+constexpr uint32_t FormatVersion = 4;
 
 class Writer {
 public:
@@ -134,6 +134,8 @@ void writeKernel(Writer &W, const KernelInfo &K) {
   W.string(K.Attributes);
   W.integer(K.PrivateMemSize);
   W.integer(K.StaticLocalMemSize);
+  W.integer(K.SubGroupSize);
+  W.integer(K.ReqdSubGroupSize);
 }
 
 bool readKernel(Reader &R, KernelInfo &K) {
@@ -170,7 +172,9 @@ bool readKernel(Reader &R, KernelInfo &K) {
     if (!R.integer(V))
       return false;
   return R.string(K.VecTypeHint) && R.string(K.Attributes) &&
-         R.integer(K.PrivateMemSize) && R.integer(K.StaticLocalMemSize);
+         R.integer(K.PrivateMemSize) && R.integer(K.StaticLocalMemSize) &&
+         R.integer(K.SubGroupSize) && R.integer(K.ReqdSubGroupSize) &&
+         K.SubGroupSize > 0;
 }
 
 uint32_t checksum(std::string_view Bytes) {

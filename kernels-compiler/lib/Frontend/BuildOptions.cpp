@@ -253,6 +253,7 @@ bool parseBuildOptions(std::string_view Text, OptionsUse Use,
                        const DeviceTarget &Target, BuildOptions &Out,
                        std::string &Error) {
   Out = BuildOptions();
+  Out.SubGroupSize = Target.SubGroupSize;
   std::vector<std::string> Tokens;
   if (!splitOptions(Text, Tokens, Error))
     return false;

@@ -36,6 +36,8 @@ struct BuildOptions {
   bool FiniteMathOnly = false;
   bool FastRelaxedMath = false;
   bool DenormsAreZero = false;
+  // The device's default sub-group size (DeviceTarget::SubGroupSize).
+  unsigned SubGroupSize = 8;
 
   bool hasLinkMathOptions() const {
     return NoSignedZeros || UnsafeMath || FiniteMathOnly || FastRelaxedMath ||

@@ -39,6 +39,14 @@ namespace kc {
 namespace {
 
 constexpr const char *ResourceIncludeDir = "/usmcl-kc/include";
+// The declarations of cl_intel_subgroups' functions (Clang has none), in
+// ResourceIncludeDir.
+constexpr const char *IntelSubgroupsHeader = "usmcl-intel-subgroups.h";
+
+bool hasExtension(const DeviceTarget &Target, std::string_view Name) {
+  return std::find(Target.Extensions.begin(), Target.Extensions.end(), Name) !=
+         Target.Extensions.end();
+}
 
 std::string clStdName(unsigned Version) {
   return "-cl-std=CL" + std::to_string(Version / 100) + "." +
@@ -103,10 +111,19 @@ std::vector<std::string> clangArguments(const BuildOptions &Options,
           F == "__opencl_c_work_group_collective_functions")) ||
         (Options.CLVersion >= 200 && F.starts_with("__opencl_c_ext_")))
       Args.push_back("-D" + F + "=1");
-  if (Options.CLVersion >= 200 &&
-      std::find(Target.Extensions.begin(), Target.Extensions.end(),
-                "cl_ext_float_atomics") != Target.Extensions.end())
+  if (Options.CLVersion >= 200 && hasExtension(Target, "cl_ext_float_atomics"))
     Args.emplace_back("-Dcl_ext_float_atomics=1");
+  // Extensions Clang 19 knows only by their macro: it declares the
+  // cl_khr_subgroup_* functions when the macro is defined.
+  for (const std::string &E : Target.Extensions)
+    if (llvm::StringRef(E).starts_with("cl_khr_subgroup_") ||
+        E == "cl_intel_required_subgroup_size")
+      Args.push_back("-D" + E + "=1");
+  if (hasExtension(Target, "cl_intel_subgroups")) {
+    Args.emplace_back("-include");
+    Args.push_back(std::string(ResourceIncludeDir) + "/" +
+                   IntelSubgroupsHeader);
+  }
   Args.insert(Args.end(), Options.ClangArgs.begin(), Options.ClangArgs.end());
   Args.emplace_back("-x");
   Args.emplace_back("cl");
@@ -140,6 +157,14 @@ sourceFileSystem(std::string_view Source, std::span<const Header> Headers) {
                   llvm::MemoryBuffer::getMemBuffer(
                       llvm::StringRef(Base.data(), Base.size()),
                       "opencl-c-base.h",
+                      /*RequiresNullTerminator=*/true));
+  std::string_view Intel = embedded::intelSubgroupsHeader();
+  llvm::SmallString<64> IntelPath(ResourceIncludeDir);
+  llvm::sys::path::append(IntelPath, IntelSubgroupsHeader);
+  Memory->addFile(IntelPath, 0,
+                  llvm::MemoryBuffer::getMemBuffer(
+                      llvm::StringRef(Intel.data(), Intel.size()),
+                      IntelSubgroupsHeader,
                       /*RequiresNullTerminator=*/true));
   auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::vfs::createPhysicalFileSystem());

@@ -4,7 +4,9 @@
 #include "Metadata/KernelMetadata.h"
 #include "Passes/WorkGroupABI.h"
 #include "Pipeline/Pipeline.h"
+#include "kc/Compiler.h"
 
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
@@ -53,6 +55,25 @@ bool checkUndefined(const llvm::Module &M, std::string &Log) {
   return Ok;
 }
 
+// The kernel's sub-group size: intel_reqd_sub_group_size(N) when it is one
+// the device supports, else the device's default; SubGroupsPass reads it
+// from the kernel's attribute.
+bool chooseSubGroupSize(llvm::Function &F, const BuildOptions &Options,
+                        KernelInfo &Info, std::string &Log) {
+  Info.SubGroupSize = Options.SubGroupSize;
+  if (uint32_t Reqd = Info.ReqdSubGroupSize) {
+    if (!llvm::is_contained(SupportedSubGroupSizes, Reqd)) {
+      Log += "error: kernel '" + Info.Name + "': intel_reqd_sub_group_size(" +
+             std::to_string(Reqd) +
+             ") is not a sub-group size of the device (4, 8, 16, 32, 64)\n";
+      return false;
+    }
+    Info.SubGroupSize = Reqd;
+  }
+  F.addFnAttr(SubGroupSizeAttr, std::to_string(Info.SubGroupSize));
+  return true;
+}
+
 } // namespace
 
 bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
@@ -72,12 +93,14 @@ bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
   flushLibmDenormalArguments(M);
 
   Kernels.clear();
-  for (const llvm::Function &F : M) {
+  for (llvm::Function &F : M) {
     if (!isKernel(F))
       continue;
     KernelInfo Info = describeKernel(F);
     addInferredInfo(F, Info);
     Info.UsesBarriers = usesBarriers(F);
+    if (!chooseSubGroupSize(F, Options, Info, Log))
+      return false;
     Kernels.push_back(std::move(Info));
   }
 

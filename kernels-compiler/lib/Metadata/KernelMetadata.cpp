@@ -192,6 +192,9 @@ std::string attributeString(const KernelInfo &Info) {
     Append("work_group_size_hint" + Triple(Info.WorkGroupSizeHint));
   if (!Info.VecTypeHint.empty())
     Append("vec_type_hint(" + Info.VecTypeHint + ")");
+  if (Info.ReqdSubGroupSize)
+    Append("intel_reqd_sub_group_size(" +
+           std::to_string(Info.ReqdSubGroupSize) + ")");
   return Result;
 }
 
@@ -244,6 +247,8 @@ KernelInfo describeKernel(const llvm::Function &F) {
     if (Ty)
       Info.VecTypeHint = vecTypeName(Ty->getType(), intOperand(Hint, 1) != 0);
   }
+  if (const llvm::MDNode *SubGroup = F.getMetadata("intel_reqd_sub_group_size"))
+    Info.ReqdSubGroupSize = static_cast<uint32_t>(intOperand(SubGroup, 0));
   Info.Attributes = attributeString(Info);
   // Without the attribute (IR from elsewhere), the conservative answer.
   Info.UniformWorkGroupSize =

@@ -15,6 +15,9 @@
 //   GenericAddressSpace    to_global/to_local/to_private/get_fence from the
 //                          launch context's address ranges
 //   LocalMemory            __local variables placed in the local arena
+//   SubGroups              sub-group collectives and shuffles: each
+//                          work-item's operand to a slot, a barrier, the
+//                          sub-group's slots read back
 //   ImplicitLoopBarriers   barrier-free kernels: a barrier at the top of the
 //                          loops every work-item runs alike, so that the
 //                          work-item loop goes inside them
@@ -68,6 +71,11 @@ struct WorkItemBuiltinsPass : llvm::PassInfoMixin<WorkItemBuiltinsPass> {
 
 struct LocalMemoryPass : llvm::PassInfoMixin<LocalMemoryPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &AM);
+};
+
+struct SubGroupsPass : llvm::PassInfoMixin<SubGroupsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &AM);
 };
 
 struct ImplicitLoopBarriersPass

@@ -46,6 +46,14 @@
 // there (one work-item looping far longer than the others would otherwise
 // cost a pass over the slice per iteration).
 //
+// Sub-group barriers (kc-sub-group-barriers, by SubGroups: sub-group
+// functions and sub_group_barrier) hold only a sub-group, so sub-groups may
+// wait at different ones: the same per-work-item slots and smallest id, the
+// sub-group barriers numbered before the work-group ones (a work-group
+// barrier then runs only once every work-item waits there), the whole group
+// in one slice (the kernel may have barriers of its own) and no scalar runs
+// (they would skip the barriers).
+//
 //===----------------------------------------------------------------------===//
 #include "Passes/LoopNest.h"
 #include "Passes/Passes.h"
@@ -67,6 +75,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
+#include <algorithm>
 #include <array>
 
 namespace kc {
@@ -205,8 +214,11 @@ private:
   // by the dispatcher).
   llvm::AllocaInst *NextOf = nullptr;
   llvm::AllocaInst *Leader = nullptr;
-  // Work-items may wait at different barriers (kc-divergent-barriers).
+  // Work-items may wait at different barriers (kc-divergent-barriers, or
+  // sub-group barriers: kc-sub-group-barriers, with no slices and no
+  // scalar runs to a loop's exit, which would skip the barriers).
   bool DivergentBarriers = false;
+  bool SubGroupBarriers = false;
 };
 
 void SubCfgFormation::addEntryAndExitBarriers() {
@@ -238,6 +250,14 @@ void SubCfgFormation::collectBarriers() {
   for (llvm::BasicBlock &BB : F)
     if (isBarrierBlock(BB) && &BB != ExitBarrier)
       Barriers.push_back(&BB);
+  // Sub-group barriers before the work-group ones: the smallest id goes
+  // first, so a work-group barrier runs only once no work-item waits at a
+  // sub-group barrier (all of them then wait there).
+  if (SubGroupBarriers)
+    std::stable_partition(Barriers.begin() + 1, Barriers.end(),
+                          [](llvm::BasicBlock *BB) {
+                            return BB->front().hasMetadata(SubGroupBarrierMD);
+                          });
   Barriers.push_back(ExitBarrier);
   for (unsigned I = 0; I < Barriers.size(); ++I)
     BarrierIds[Barriers[I]] = I;
@@ -794,7 +814,7 @@ void SubCfgFormation::replicate() {
     Starts.push_back(
         {cloneSubCfg(S, After, Sizes, PassKind::All),
          Skips ? cloneSubCfg(S, After, Sizes, PassKind::Waiting) : nullptr,
-         Skips && DivergentBarriers && S.Reentrant
+         Skips && DivergentBarriers && !SubGroupBarriers && S.Reentrant
              ? cloneSubCfg(S, After, Sizes, PassKind::ToExit)
              : nullptr});
   }
@@ -865,6 +885,7 @@ void SubCfgFormation::replicate() {
 }
 
 void SubCfgFormation::run() {
+  SubGroupBarriers = F.hasFnAttribute(SubGroupBarriersAttr);
   addEntryAndExitBarriers();
   collectBarriers();
   formSubCfgs();
@@ -883,8 +904,9 @@ void SubCfgFormation::run() {
   ItemsInPass = ArrayLength =
       B.CreateMul(B.CreateMul(Sizes[0], Sizes[1]), Sizes[2], "work_items");
   NextBarrier = B.CreateAlloca(B.getInt32Ty(), nullptr, "next.barrier.slot");
-  DivergentBarriers = F.hasFnAttribute("kc-divergent-barriers");
-  if (DivergentBarriers) {
+  DivergentBarriers =
+      F.hasFnAttribute("kc-divergent-barriers") || SubGroupBarriers;
+  if (DivergentBarriers && !SubGroupBarriers) {
     // Slices: at most SliceWidth work-items in x, SliceItems in all.
     llvm::Value *One = B.getInt64(1);
     SliceSizes[0] = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Sizes[0],

@@ -54,6 +54,14 @@ inline constexpr llvm::StringRef WorkItemArrayMD = "kc.work_item_array";
 // calls it wherever printf was called, PrintfBufferPass replaces it in the
 // work-group functions.
 inline constexpr llvm::StringRef PrintfBufferPlaceholder = "__kc_printf_buffer";
+// Function attribute on kernels: the sub-group size SubGroupsPass lowers
+// them for (decimal); without it, DefaultSubGroupSize.
+inline constexpr llvm::StringRef SubGroupSizeAttr = "kc-sub-group-size";
+inline constexpr unsigned DefaultSubGroupSize = 8;
+// Metadata on the barrier placeholder calls SubGroupsPass makes (they hold
+// only a sub-group), and the function attribute it adds when there are any.
+inline constexpr llvm::StringRef SubGroupBarrierMD = "kc.sub_group_barrier";
+inline constexpr llvm::StringRef SubGroupBarriersAttr = "kc-sub-group-barriers";
 
 // Program-scope variables of at least LargeGlobalThreshold bytes live outside
 // the JIT's image (LargeGlobalsPass): an external declaration

@@ -82,6 +82,7 @@ void runWorkGroupPipeline(llvm::Module &M, bool OptDisable) {
   MPM.addPass(GenericAddressSpacePass());
   MPM.addPass(LocalMemoryPass());
   llvm::FunctionPassManager FPM;
+  FPM.addPass(SubGroupsPass());
   if (!OptDisable)
     FPM.addPass(ImplicitLoopBarriersPass());
   FPM.addPass(CanonicalizeBarriersPass());
@@ -129,6 +130,8 @@ bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
         if (Name == "kc-safe-division")
           FPM.addPass(SafeDivisionPass());
+        else if (Name == "kc-sub-groups")
+          FPM.addPass(SubGroupsPass());
         else if (Name == "kc-implicit-loop-barriers")
           FPM.addPass(ImplicitLoopBarriersPass());
         else if (Name == "kc-canonicalize-barriers")

@@ -14,12 +14,20 @@ namespace kc::embedded {
 
 extern const unsigned char OpenCLBaseHeader[];
 extern const std::size_t OpenCLBaseHeaderSize;
+extern const unsigned char IntelSubgroupsHeader[];
+extern const std::size_t IntelSubgroupsHeaderSize;
 extern const unsigned char BuiltinLibrary[];
 extern const std::size_t BuiltinLibrarySize;
 
 inline std::string_view openclBaseHeader() {
   return {reinterpret_cast<const char *>(OpenCLBaseHeader),
           OpenCLBaseHeaderSize};
+}
+
+// Declarations of cl_intel_subgroups' functions (builtins/intel_subgroups.h).
+inline std::string_view intelSubgroupsHeader() {
+  return {reinterpret_cast<const char *>(IntelSubgroupsHeader),
+          IntelSubgroupsHeaderSize};
 }
 
 inline std::string_view builtinLibrary() {

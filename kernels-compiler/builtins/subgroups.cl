@@ -1,0 +1,346 @@
+// Sub-groups (__opencl_c_subgroups and cl_khr_subgroups, cl_intel_subgroups, cl_khr_subgroup_shuffle,
+// cl_khr_subgroup_shuffle_relative, cl_khr_subgroup_extended_types,
+// cl_khr_subgroup_clustered_reduce).
+//
+// A sub-group is a run of W consecutive work-items in local linear id order
+// (x fastest), W the kernel's sub-group size; the last one of a work-group
+// may be partial. Two placeholders, replaced per kernel by
+// Passes/SubGroups.cpp:
+//   __kc_sg_width()      W, a constant once the pass has run (the loops
+//                        below then have a known trip count and unroll)
+//   __kc_sg_exchange(x)  stores x in the work-item's slot, waits at a
+//                        barrier, returns the slots (the work-group's, in
+//                        local linear id order, rounded up to whole
+//                        sub-groups, so reading all W slots of the last
+//                        sub-group stays inside them)
+// Every collective reads the slots of its sub-group after the exchange;
+// slots past the end of a partial sub-group are read but not used.
+
+#include "intel_subgroups.h"
+
+PURE uint __kc_sg_width(void);
+
+#define SG_W __kc_sg_width()
+
+#define SG_EXCHANGE(T)                                                         \
+  OVERLOAD __private T *__kc_sg_exchange(T x);
+#define SG_EXCHANGE_VECTORS(T)                                                 \
+  SG_EXCHANGE(T)                                                               \
+  SG_EXCHANGE(T##2)                                                            \
+  SG_EXCHANGE(T##3)                                                            \
+  SG_EXCHANGE(T##4)                                                            \
+  SG_EXCHANGE(T##8)                                                            \
+  SG_EXCHANGE(T##16)
+SG_EXCHANGE_VECTORS(char)
+SG_EXCHANGE_VECTORS(uchar)
+SG_EXCHANGE_VECTORS(short)
+SG_EXCHANGE_VECTORS(ushort)
+SG_EXCHANGE_VECTORS(int)
+SG_EXCHANGE_VECTORS(uint)
+SG_EXCHANGE_VECTORS(long)
+SG_EXCHANGE_VECTORS(ulong)
+SG_EXCHANGE_VECTORS(float)
+SG_EXCHANGE_VECTORS(double)
+
+static uint sg_group_items(void) {
+  return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
+}
+
+static uint sg_enqueued_items(void) {
+  return (uint)(get_enqueued_local_size(0) * get_enqueued_local_size(1) *
+                get_enqueued_local_size(2));
+}
+
+OVERLOAD uint get_sub_group_id(void) {
+  return (uint)get_local_linear_id() / SG_W;
+}
+
+OVERLOAD uint get_sub_group_local_id(void) {
+  return (uint)get_local_linear_id() % SG_W;
+}
+
+OVERLOAD uint get_sub_group_size(void) {
+  uint Left = sg_group_items() - get_sub_group_id() * SG_W;
+  return Left < SG_W ? Left : SG_W;
+}
+
+// Invariant over the dispatch: the enqueued work-group size (a smaller
+// last group of a non-uniform NDRange has no larger sub-groups).
+OVERLOAD uint get_max_sub_group_size(void) {
+  uint Items = sg_enqueued_items();
+  return Items < SG_W ? Items : SG_W;
+}
+
+OVERLOAD uint get_num_sub_groups(void) {
+  return (sg_group_items() + SG_W - 1) / SG_W;
+}
+
+OVERLOAD uint get_enqueued_num_sub_groups(void) {
+  return (sg_enqueued_items() + SG_W - 1) / SG_W;
+}
+
+// The slots of the calling work-item's sub-group after an exchange of x.
+#define SG_SLOTS(x) (__kc_sg_exchange(x) + get_sub_group_id() * SG_W)
+
+// Folds Op over the sub-group's slots i for which Keep holds (the others
+// count as the identity Id, so the loop has the same trip count for every
+// work-item and vectorizes across them once unrolled).
+#define SG_FOLD(T, x, Id, Op, Keep)                                            \
+  {                                                                            \
+    __private T *S = SG_SLOTS(x);                                              \
+    uint N = get_sub_group_size();                                             \
+    uint L = get_sub_group_local_id();                                         \
+    (void)N;                                                                   \
+    (void)L;                                                                   \
+    T R = Id;                                                                  \
+    for (uint i = 0; i < SG_W; ++i) {                                          \
+      T V = S[i];                                                              \
+      R = Op(R, (Keep) ? V : (T)(Id));                                         \
+    }                                                                          \
+    return R;                                                                  \
+  }
+
+#define SG_ADD(a, b) ((a) + (b))
+#define SG_IMIN(a, b) ((b) < (a) ? (b) : (a))
+#define SG_IMAX(a, b) ((b) > (a) ? (b) : (a))
+
+#define SG_FOLD_OP(T, Name, Id, Op)                                            \
+  OVERLOAD T sub_group_reduce_##Name(T x) SG_FOLD(T, x, Id, Op, i < N)         \
+  OVERLOAD T sub_group_scan_inclusive_##Name(T x)                              \
+      SG_FOLD(T, x, Id, Op, i <= L)                                            \
+  OVERLOAD T sub_group_scan_exclusive_##Name(T x)                              \
+      SG_FOLD(T, x, Id, Op, i < L)
+
+#define SG_INT_FOLDS(T, Min, Max)                                              \
+  SG_FOLD_OP(T, add, (T)0, SG_ADD)                                             \
+  SG_FOLD_OP(T, min, (T)(Max), SG_IMIN)                                        \
+  SG_FOLD_OP(T, max, (T)(Min), SG_IMAX)
+
+SG_INT_FOLDS(char, CHAR_MIN, CHAR_MAX)
+SG_INT_FOLDS(uchar, 0, UCHAR_MAX)
+SG_INT_FOLDS(short, SHRT_MIN, SHRT_MAX)
+SG_INT_FOLDS(ushort, 0, USHRT_MAX)
+SG_INT_FOLDS(int, INT_MIN, INT_MAX)
+SG_INT_FOLDS(uint, 0, UINT_MAX)
+SG_INT_FOLDS(long, LONG_MIN, LONG_MAX)
+SG_INT_FOLDS(ulong, 0, ULONG_MAX)
+
+// -0.0 is the identity of IEEE addition (0.0 would turn a sum of -0.0 into
+// +0.0); fmin/fmax ignore a NaN operand, as the specification allows.
+#define SG_FLOAT_FOLDS(T)                                                      \
+  SG_FOLD_OP(T, add, (T)(-0.0), SG_ADD)                                        \
+  SG_FOLD_OP(T, min, (T)INFINITY, fmin)                                        \
+  SG_FOLD_OP(T, max, (T)(-INFINITY), fmax)
+
+SG_FLOAT_FOLDS(float)
+SG_FLOAT_FOLDS(double)
+
+OVERLOAD int sub_group_all(int predicate) {
+  __private int *S = SG_SLOTS(predicate);
+  uint N = get_sub_group_size();
+  int All = 1;
+  for (uint i = 0; i < SG_W; ++i)
+    All &= i >= N || S[i] != 0;
+  return All;
+}
+
+OVERLOAD int sub_group_any(int predicate) {
+  __private int *S = SG_SLOTS(predicate);
+  uint N = get_sub_group_size();
+  int Any = 0;
+  for (uint i = 0; i < SG_W; ++i)
+    Any |= i < N && S[i] != 0;
+  return Any;
+}
+
+// The value of work-item Lane of the sub-group (taken modulo the sub-group
+// size: out of range, the result is undefined but the read stays inside the
+// slots).
+#define SG_LANE(T, x, Lane) return SG_SLOTS(x)[(Lane) % SG_W];
+
+#define SG_MOVES(T)                                                            \
+  OVERLOAD T sub_group_broadcast(T x, uint id) { SG_LANE(T, x, id) }           \
+  OVERLOAD T sub_group_shuffle(T x, uint id) { SG_LANE(T, x, id) }             \
+  OVERLOAD T sub_group_shuffle_xor(T x, uint mask) {                           \
+    SG_LANE(T, x, get_sub_group_local_id() ^ mask)                             \
+  }                                                                            \
+  OVERLOAD T sub_group_shuffle_up(T x, uint delta) {                           \
+    SG_LANE(T, x, get_sub_group_local_id() - delta)                            \
+  }                                                                            \
+  OVERLOAD T sub_group_shuffle_down(T x, uint delta) {                         \
+    SG_LANE(T, x, get_sub_group_local_id() + delta)                            \
+  }
+
+#define SG_BROADCAST(T)                                                        \
+  OVERLOAD T sub_group_broadcast(T x, uint id) { SG_LANE(T, x, id) }
+#define SG_BROADCAST_VECTORS(T)                                                \
+  SG_BROADCAST(T##2)                                                           \
+  SG_BROADCAST(T##3)                                                           \
+  SG_BROADCAST(T##4)                                                           \
+  SG_BROADCAST(T##8)                                                           \
+  SG_BROADCAST(T##16)
+
+#define SG_ALL_MOVES(T)                                                        \
+  SG_MOVES(T)                                                                  \
+  SG_BROADCAST_VECTORS(T)
+
+SG_ALL_MOVES(char)
+SG_ALL_MOVES(uchar)
+SG_ALL_MOVES(short)
+SG_ALL_MOVES(ushort)
+SG_ALL_MOVES(int)
+SG_ALL_MOVES(uint)
+SG_ALL_MOVES(long)
+SG_ALL_MOVES(ulong)
+SG_ALL_MOVES(float)
+SG_ALL_MOVES(double)
+
+// cl_intel_subgroups: the shuffles take the lane modulo the sub-group size;
+// shuffle_down and shuffle_up reach into a second value past either end of
+// the sub-group of get_max_sub_group_size() work-items M (lane + c - M of
+// next, lane - c + M of prev), as the extension defines them.
+#define SG_INTEL_SHUFFLES(T)                                                   \
+  OVERLOAD T intel_sub_group_shuffle(T x, uint c) { SG_LANE(T, x, c) }         \
+  OVERLOAD T intel_sub_group_shuffle_xor(T x, uint c) {                        \
+    SG_LANE(T, x, get_sub_group_local_id() ^ c)                                \
+  }                                                                            \
+  OVERLOAD T intel_sub_group_shuffle_down(T cur, T next, uint c) {             \
+    __private T *Cur = SG_SLOTS(cur);                                          \
+    __private T *Next = SG_SLOTS(next);                                        \
+    uint M = get_max_sub_group_size();                                         \
+    uint Lane = get_sub_group_local_id() + c;                                  \
+    return Lane < M ? Cur[Lane % SG_W] : Next[(Lane - M) % SG_W];              \
+  }                                                                            \
+  OVERLOAD T intel_sub_group_shuffle_up(T prev, T cur, uint c) {               \
+    __private T *Prev = SG_SLOTS(prev);                                        \
+    __private T *Cur = SG_SLOTS(cur);                                          \
+    uint M = get_max_sub_group_size();                                         \
+    uint L = get_sub_group_local_id();                                         \
+    return c <= L ? Cur[(L - c) % SG_W] : Prev[(L + M - c) % SG_W];            \
+  }
+#define SG_INTEL_SHUFFLES_VECTORS(T)                                           \
+  SG_INTEL_SHUFFLES(T)                                                         \
+  SG_INTEL_SHUFFLES(T##2)                                                      \
+  SG_INTEL_SHUFFLES(T##3)                                                      \
+  SG_INTEL_SHUFFLES(T##4)                                                      \
+  SG_INTEL_SHUFFLES(T##8)                                                      \
+  SG_INTEL_SHUFFLES(T##16)
+
+SG_INTEL_SHUFFLES_VECTORS(float)
+SG_INTEL_SHUFFLES_VECTORS(int)
+SG_INTEL_SHUFFLES_VECTORS(uint)
+SG_INTEL_SHUFFLES(long)
+SG_INTEL_SHUFFLES(ulong)
+SG_INTEL_SHUFFLES(double)
+
+// Block reads and writes: element k of work-item L is p[L + k * M], M the
+// sub-group's get_max_sub_group_size() (the pointer is the same for the
+// whole sub-group); no exchange needed.
+#define SG_BLOCK(p) ((p) + get_sub_group_local_id())
+#define SG_M get_max_sub_group_size()
+
+OVERLOAD uint intel_sub_group_block_read(const __global uint *p) {
+  return *SG_BLOCK(p);
+}
+OVERLOAD uint2 intel_sub_group_block_read2(const __global uint *p) {
+  const __global uint *q = SG_BLOCK(p);
+  uint M = SG_M;
+  return (uint2)(q[0], q[M]);
+}
+OVERLOAD uint4 intel_sub_group_block_read4(const __global uint *p) {
+  const __global uint *q = SG_BLOCK(p);
+  uint M = SG_M;
+  return (uint4)(q[0], q[M], q[2 * M], q[3 * M]);
+}
+OVERLOAD uint8 intel_sub_group_block_read8(const __global uint *p) {
+  const __global uint *q = SG_BLOCK(p);
+  uint M = SG_M;
+  return (uint8)(q[0], q[M], q[2 * M], q[3 * M], q[4 * M], q[5 * M], q[6 * M],
+                 q[7 * M]);
+}
+OVERLOAD void intel_sub_group_block_write(__global uint *p, uint data) {
+  *SG_BLOCK(p) = data;
+}
+OVERLOAD void intel_sub_group_block_write2(__global uint *p, uint2 data) {
+  __global uint *q = SG_BLOCK(p);
+  uint M = SG_M;
+  q[0] = data.s0;
+  q[M] = data.s1;
+}
+OVERLOAD void intel_sub_group_block_write4(__global uint *p, uint4 data) {
+  __global uint *q = SG_BLOCK(p);
+  uint M = SG_M;
+  q[0] = data.s0;
+  q[M] = data.s1;
+  q[2 * M] = data.s2;
+  q[3 * M] = data.s3;
+}
+OVERLOAD void intel_sub_group_block_write8(__global uint *p, uint8 data) {
+  __global uint *q = SG_BLOCK(p);
+  uint M = SG_M;
+  q[0] = data.s0;
+  q[M] = data.s1;
+  q[2 * M] = data.s2;
+  q[3 * M] = data.s3;
+  q[4 * M] = data.s4;
+  q[5 * M] = data.s5;
+  q[6 * M] = data.s6;
+  q[7 * M] = data.s7;
+}
+
+// cl_khr_subgroup_clustered_reduce: the sub-group in clusters of
+// clustersize consecutive work-items (a power of 2), each reduced on its
+// own, in lane order.
+#define SG_CLUSTER_REDUCE(T, Name, Id, Op)                                     \
+  OVERLOAD T sub_group_clustered_reduce_##Name(T x, uint clustersize) {        \
+    __private T *S = SG_SLOTS(x);                                              \
+    uint N = get_sub_group_size();                                             \
+    uint L = get_sub_group_local_id();                                         \
+    uint First = L - L % clustersize;                                          \
+    T R = Id;                                                                  \
+    for (uint i = 0; i < SG_W; ++i) {                                          \
+      T V = S[i];                                                              \
+      bool Keep = i >= First && i - First < clustersize && i < N;              \
+      R = Op(R, Keep ? V : (T)(Id));                                           \
+    }                                                                          \
+    return R;                                                                  \
+  }
+
+#define SG_MUL(a, b) ((a) * (b))
+#define SG_AND(a, b) ((a) & (b))
+#define SG_OR(a, b) ((a) | (b))
+#define SG_XOR(a, b) ((a) ^ (b))
+#define SG_LAND(a, b) ((a) && (b))
+#define SG_LOR(a, b) ((a) || (b))
+#define SG_LXOR(a, b) ((!(a)) != (!(b)))
+
+#define SG_CLUSTER_INT(T, Min, Max)                                            \
+  SG_CLUSTER_REDUCE(T, add, (T)0, SG_ADD)                                      \
+  SG_CLUSTER_REDUCE(T, mul, (T)1, SG_MUL)                                      \
+  SG_CLUSTER_REDUCE(T, min, (T)(Max), SG_IMIN)                                 \
+  SG_CLUSTER_REDUCE(T, max, (T)(Min), SG_IMAX)                                 \
+  SG_CLUSTER_REDUCE(T, and, (T)(~(T)0), SG_AND)                                \
+  SG_CLUSTER_REDUCE(T, or, (T)0, SG_OR)                                        \
+  SG_CLUSTER_REDUCE(T, xor, (T)0, SG_XOR)
+
+SG_CLUSTER_INT(char, CHAR_MIN, CHAR_MAX)
+SG_CLUSTER_INT(uchar, 0, UCHAR_MAX)
+SG_CLUSTER_INT(short, SHRT_MIN, SHRT_MAX)
+SG_CLUSTER_INT(ushort, 0, USHRT_MAX)
+SG_CLUSTER_INT(int, INT_MIN, INT_MAX)
+SG_CLUSTER_INT(uint, 0, UINT_MAX)
+SG_CLUSTER_INT(long, LONG_MIN, LONG_MAX)
+SG_CLUSTER_INT(ulong, 0, ULONG_MAX)
+
+#define SG_CLUSTER_FLOAT(T)                                                    \
+  SG_CLUSTER_REDUCE(T, add, (T)(-0.0), SG_ADD)                                 \
+  SG_CLUSTER_REDUCE(T, mul, (T)1, SG_MUL)                                      \
+  SG_CLUSTER_REDUCE(T, min, (T)INFINITY, fmin)                                 \
+  SG_CLUSTER_REDUCE(T, max, (T)(-INFINITY), fmax)
+
+SG_CLUSTER_FLOAT(float)
+SG_CLUSTER_FLOAT(double)
+
+SG_CLUSTER_REDUCE(int, logical_and, 1, SG_LAND)
+SG_CLUSTER_REDUCE(int, logical_or, 0, SG_LOR)
+SG_CLUSTER_REDUCE(int, logical_xor, 0, SG_LXOR)

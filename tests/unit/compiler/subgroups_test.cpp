@@ -1,0 +1,174 @@
+// Sub-groups in the compiler (Passes/SubGroups.cpp, builtins/subgroups.cl):
+// the sub-group size each kernel is compiled for, that a kernel whose
+// sub-groups all run alike still vectorizes across work-items around a
+// reduction, and the results of a few collectives run directly (local
+// sizes that are not multiples of the sub-group size, 2D groups).
+#include "Binary/ModuleImpl.h"
+#include "CodeGen/CodeGen.h"
+#include "compiler_test.hpp"
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+
+namespace {
+
+kc::DeviceTarget subGroupTarget(unsigned SubGroupSize) {
+    kc::DeviceTarget Target = kctest::cpuTarget();
+    for (const char* E : {"cl_khr_subgroups", "cl_intel_subgroups",
+                          "cl_intel_required_subgroup_size", "cl_khr_subgroup_shuffle",
+                          "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_extended_types"})
+        Target.Extensions.push_back(E);
+    Target.OpenCLCFeatures.push_back("__opencl_c_subgroups");
+    Target.SubGroupSize = SubGroupSize;
+    return Target;
+}
+
+std::unique_ptr<kc::Module> buildFor(unsigned SubGroupSize, const std::string& Source) {
+    kc::Compiler C(subGroupTarget(SubGroupSize));
+    kc::BuildResult R = C.build(Source, "-cl-std=CL3.0");
+    INFO(R.Log);
+    REQUIRE(R.Output);
+    return std::move(R.Output);
+}
+
+struct VectorUse {
+    unsigned Widest = 1;     // the widest vector of floats produced or stored
+    unsigned VectorAdds = 0; // fadd instructions on vectors of floats
+};
+
+// How the work-group function of the host-optimized IR uses float vectors.
+VectorUse floatVectors(const kc::Module& M, const std::string& Kernel) {
+    llvm::LLVMContext Context;
+    Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
+    std::string Error;
+    std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(M),
+                                                           kc::detectHostTarget(), Context, Error);
+    INFO(Error);
+    REQUIRE(IR);
+    llvm::Function* WG = IR->getFunction(Kernel + "_wg");
+    REQUIRE(WG);
+    VectorUse Use;
+    auto Consider = [&](llvm::Type* Ty) {
+        if (auto* V = llvm::dyn_cast<llvm::FixedVectorType>(Ty))
+            if (V->getElementType()->isFloatTy())
+                Use.Widest = std::max(Use.Widest, static_cast<unsigned>(V->getNumElements()));
+    };
+    for (llvm::BasicBlock& BB : *WG)
+        for (llvm::Instruction& I : BB) {
+            Consider(I.getType());
+            if (auto* Store = llvm::dyn_cast<llvm::StoreInst>(&I))
+                Consider(Store->getValueOperand()->getType());
+            if (I.getOpcode() == llvm::Instruction::FAdd && I.getType()->isVectorTy())
+                ++Use.VectorAdds;
+        }
+    return Use;
+}
+
+const char* const ReduceSource = R"CL(
+kernel void reduce(global const float *in, global float *out) {
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float x = in[i] * 2.0f + 1.0f;
+    float s = sub_group_reduce_add(x);
+    out[i] = s * 0.5f + x;
+}
+)CL";
+
+} // namespace
+
+TEST_CASE("each kernel is compiled for its sub-group size", "[compiler][subgroups]") {
+    std::unique_ptr<kc::Module> M = buildFor(16, R"CL(
+kernel void plain(global int *p) { p[0] = get_sub_group_size(); }
+__attribute__((intel_reqd_sub_group_size(4)))
+kernel void four(global int *p) { p[0] = get_sub_group_size(); }
+)CL");
+    CHECK(kctest::kernel(*M, "plain").SubGroupSize == 16);
+    CHECK(kctest::kernel(*M, "plain").ReqdSubGroupSize == 0);
+    CHECK(kctest::kernel(*M, "four").SubGroupSize == 4);
+    CHECK(kctest::kernel(*M, "four").ReqdSubGroupSize == 4);
+    CHECK(kctest::kernel(*M, "four").Attributes == "intel_reqd_sub_group_size(4)");
+    // Kept in the binary.
+    std::string Error;
+    std::unique_ptr<kc::Module> Copy = kc::moduleFromBinary(M->toBinary(), Error);
+    INFO(Error);
+    REQUIRE(Copy);
+    CHECK(kctest::kernel(*Copy, "four").SubGroupSize == 4);
+    CHECK(kctest::kernel(*Copy, "four").ReqdSubGroupSize == 4);
+
+    kc::Compiler C(subGroupTarget(8));
+    kc::BuildResult Bad = C.build(
+        "__attribute__((intel_reqd_sub_group_size(12))) kernel void k(global int *p) { p[0] = 1; }",
+        "");
+    CHECK(!Bad.Output);
+    CHECK(Bad.Log.find("intel_reqd_sub_group_size(12)") != std::string::npos);
+}
+
+TEST_CASE("a kernel with a sub-group reduction still vectorizes across work-items",
+          "[compiler][subgroups]") {
+    const kc::HostTarget Host = kc::detectHostTarget();
+    if (Host.Features.find("+avx2") == std::string::npos) {
+        WARN("no AVX2: nothing to check");
+        return;
+    }
+    for (unsigned Size : {8u, 16u}) {
+        INFO("sub-group size " << Size);
+        std::unique_ptr<kc::Module> M = buildFor(Size, ReduceSource);
+        const VectorUse Use = floatVectors(*M, "reduce");
+        CHECK(Use.Widest >= 8);
+        // The reduction itself too: its Size - 1 additions (unrolled over
+        // the sub-group's slots, read by gathers) run on vectors of
+        // work-items, in the vector loop and its epilogue.
+        CHECK(Use.VectorAdds >= Size - 1);
+    }
+    // The same kernel without the reduction, for comparison: the work-item
+    // loop the reduction cuts in two vectorizes as wide.
+    std::unique_ptr<kc::Module> Plain = buildFor(8, R"CL(
+kernel void reduce(global const float *in, global float *out) {
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float x = in[i] * 2.0f + 1.0f;
+    out[i] = x * 0.5f + x;
+}
+)CL");
+    CHECK(floatVectors(*Plain, "reduce").Widest >= 8);
+}
+
+TEST_CASE("a sub-group reduction over partial sub-groups and 2D groups", "[compiler][subgroups]") {
+    for (unsigned Size : {4u, 8u, 16u}) {
+        std::unique_ptr<kc::Module> M = buildFor(Size, ReduceSource);
+        std::unique_ptr<kc::NativeProgram> P = kctest::jit(*M);
+        const kc::KernelInfo& K = kctest::kernel(*M, "reduce");
+        const uint64_t GX = 30, GY = 6;
+        std::vector<float> In(GX * GY);
+        for (size_t I = 0; I < In.size(); ++I)
+            In[I] = static_cast<float>(static_cast<int>(I % 11) - 5);
+        for (std::array<uint64_t, 3> Local :
+             {std::array<uint64_t, 3>{30, 1, 1}, {15, 2, 1}, {5, 3, 1}, {3, 6, 1}, {1, 1, 1}}) {
+            std::vector<float> Out(In.size(), -1.0f);
+            kctest::ArgBuffer Args(K);
+            Args.set(0, In.data()).set(1, Out.data());
+            kctest::runNDRange(P->lookup("reduce"), Args, 2, {GX, GY, 1}, Local);
+            size_t Wrong = 0;
+            for (uint64_t BY = 0; BY < GY; BY += Local[1])
+                for (uint64_t BX = 0; BX < GX; BX += Local[0]) {
+                    std::vector<size_t> Linear; // global indices, local linear order
+                    for (uint64_t Y = 0; Y < Local[1]; ++Y)
+                        for (uint64_t X = 0; X < Local[0]; ++X)
+                            Linear.push_back((BY + Y) * GX + BX + X);
+                    for (size_t L = 0; L < Linear.size(); ++L) {
+                        const size_t First = L - L % Size;
+                        const size_t End = std::min<size_t>(First + Size, Linear.size());
+                        float Sum = 0.0f;
+                        for (size_t J = First; J < End; ++J)
+                            Sum += In[Linear[J]] * 2.0f + 1.0f;
+                        const float X = In[Linear[L]] * 2.0f + 1.0f;
+                        Wrong += Out[Linear[L]] != Sum * 0.5f + X;
+                    }
+                }
+            INFO("sub-group size " << Size << ", local " << Local[0] << "x" << Local[1]);
+            CHECK(Wrong == 0);
+        }
+    }
+}
