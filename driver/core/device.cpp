@@ -19,6 +19,19 @@ Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology
               parent ? "sub" : "root", pus_.size(), description_.numa_nodes.size(), memory_domain_);
 }
 
+Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
+               const DiscreteMemory& memory)
+    : platform_(platform), topology_(std::move(topology)), pus_(std::move(pus)),
+      description_(
+          describe_discrete_device(*topology_, pus_, memory.index, memory.type, memory.bytes)),
+      memory_domain_(memory.domain) {
+    USMCL_LOG(device,
+              "discrete-memory device %u over %zu processing units, %llu bytes, memory "
+              "domain %u",
+              memory.index, pus_.size(), static_cast<unsigned long long>(memory.bytes),
+              memory_domain_);
+}
+
 Device::~Device() = default;
 
 runtime::ThreadPool& Device::pool() {

@@ -21,6 +21,9 @@ struct NameVersion {
 };
 
 struct DeviceDescription {
+    cl_device_type type = CL_DEVICE_TYPE_CPU;
+    // False for a discrete-memory device: its memory is not the host's.
+    bool host_unified_memory = true;
     std::string name;
     std::string vendor;
     cl_uint vendor_id = 0;
@@ -61,6 +64,13 @@ struct DeviceDescription {
 };
 
 DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuSet& pus);
+
+// A discrete-memory device (docs/memory-model.md): the CPU device's
+// description over the same processing units, with memory_bytes of memory
+// of its own, its own name and identity, and no partitioning.
+DeviceDescription describe_discrete_device(const cpu::Topology& topology, const cpu::CpuSet& pus,
+                                           unsigned index, cl_device_type type,
+                                           cl_ulong memory_bytes);
 
 // The OpenCL bit of an affinity domain.
 cl_device_affinity_domain affinity_domain_bit(cpu::AffinityDomain domain);
