@@ -401,6 +401,32 @@ TEST_CASE("USM device allocations of a discrete-memory device hold kernel data")
     CHECK_OK(mem_free(context.get(), shared));
 }
 
+TEST_CASE("a CL_MEM_USE_HOST_PTR buffer's memory gets the device's writes back on release") {
+    const cl_device_id device = discrete_devices()[0];
+    const ContextPtr context = make_context({device});
+    const QueuePtr queue = make_queue(context.get(), device);
+    const ProgramPtr program = build_for(context.get(), {device}, source);
+    const KernelPtr triple = make_kernel(program.get(), "triple");
+    constexpr size_t count = 4096;
+    std::vector<cl_uint> host = iota_data(count, 1);
+    const Counters start = counters(device);
+    {
+        const MemPtr buffer =
+            buffer_test::make_buffer(context.get(), CL_MEM_USE_HOST_PTR, count * 4, host.data());
+        const MemPtr upper = sub_buffer(buffer.get(), count * 2, count * 2);
+        set_arg(triple.get(), 0, upper.get());
+        run_1d(queue.get(), triple.get(), count / 2);
+        REQUIRE_OK(clFinish(queue.get()));
+        // Not mapped: the device's instance alone holds the result.
+        CHECK(host[count - 1] == count);
+    }
+    for (size_t i = 0; i < count; ++i)
+        REQUIRE(host[i] == (i < count / 2 ? i + 1 : 3 * (i + 1)));
+    const Counters moved = since(start, counters(device));
+    CHECK(moved[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == count * 2);
+    CHECK(moved[CL_MIGRATED_BYTES_TO_HOST_USMCL] == count * 2);
+}
+
 // Run with USMCL_DISCRETE_BANDWIDTH=256MiB and USMCL_DISCRETE_LATENCY=2000:
 // a copy of 16 MiB to the device takes at least 62.5 ms + 2 ms.
 TEST_CASE("the cost model makes copies take their modeled time", "[.][cost]") {
