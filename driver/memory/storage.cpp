@@ -2,8 +2,6 @@
 
 #include "support/log.hpp"
 
-#include <cstring>
-
 namespace usmcl::memory {
 
 Storage::Storage(std::vector<const Domain*> domains, size_t size, std::byte* host_memory,
@@ -15,18 +13,6 @@ Storage::Storage(std::vector<const Domain*> domains, size_t size, std::byte* hos
 }
 
 Storage::~Storage() {
-    // The application's memory (CL_MEM_USE_HOST_PTR) gets what is stale in
-    // it before the other instances go: what devices wrote last is not lost
-    // when the buffer is released without a map first.
-    if (uses_host_memory() && !single_domain()) {
-        for (const Copy& copy : validity_.plan(0, {0, size_}, Access::read)) {
-            std::memcpy(instances_[0] + copy.range.begin, instances_[copy.from] + copy.range.begin,
-                        copy.range.size());
-            Domain::count_copy(*domains_[copy.from], *domains_[0], copy.range.size());
-            USMCL_LOG(memory, "migrated %zu bytes from %s to host memory of a released buffer",
-                      copy.range.size(), domains_[copy.from]->name().c_str());
-        }
-    }
     for (size_t i = 0; i < instances_.size(); ++i)
         if (owned_[i])
             domains_[i]->release(instances_[i], size_);
@@ -58,6 +44,17 @@ std::optional<std::vector<PlannedCopy>> Storage::prepare(DomainId domain, ByteRa
         planned.push_back({source + copy.range.begin, instances_[copy.to] + copy.range.begin,
                            copy.range.size(), copy});
         bytes_planned_ += copy.range.size();
+        const std::uint64_t size = copy.range.size();
+        if (copy.from == 0) {
+            planned_.bytes_from_host += size;
+            ++planned_.copies_from_host;
+        } else if (copy.to == 0) {
+            planned_.bytes_to_host += size;
+            ++planned_.copies_to_host;
+        } else {
+            planned_.bytes_between_devices += size;
+            ++planned_.copies_between_devices;
+        }
     }
     return planned;
 }

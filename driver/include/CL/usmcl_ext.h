@@ -34,6 +34,18 @@ typedef cl_int(CL_API_CALL* clGetDeviceMigrationCountersUSMCL_fn)(cl_device_id d
                                                                   cl_ulong* values,
                                                                   cl_uint* num_values_ret);
 
+/* clGetMemObjectMigrationCountersUSMCL: the copies planned so far for a
+ * memory object's bytes (a sub-buffer answers for its parent's, whose bytes
+ * it shares), with the same indices: FROM_HOST are copies from the host
+ * domain to a device's, TO_HOST copies back, FROM_DEVICES and TO_DEVICES
+ * both the copies between two device domains. Counted when the commands are
+ * enqueued. CL_INVALID_MEM_OBJECT if memobj is not a memory object;
+ * CL_INVALID_VALUE as for clGetDeviceMigrationCountersUSMCL. */
+typedef cl_int(CL_API_CALL* clGetMemObjectMigrationCountersUSMCL_fn)(cl_mem memobj,
+                                                                     cl_uint num_values,
+                                                                     cl_ulong* values,
+                                                                     cl_uint* num_values_ret);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,6 +64,19 @@ inline Counters counters(cl_device_id device) {
     return values;
 }
 
+// The migrations planned so far for a memory object's bytes.
+inline Counters mem_counters(cl_mem mem) {
+    auto* function = reinterpret_cast<clGetMemObjectMigrationCountersUSMCL_fn>(
+        clGetExtensionFunctionAddressForPlatform(cl_test::platform(),
+                                                 "clGetMemObjectMigrationCountersUSMCL"));
+    REQUIRE(function != nullptr);
+    Counters values{};
+    cl_uint count = 0;
+    REQUIRE_OK(function(mem, CL_MIGRATION_COUNTERS_USMCL, values.data(), &count));
+    REQUIRE(count == CL_MIGRATION_COUNTERS_USMCL);
+    return values;
+}
+
 // What changed between two readings.
 inline Counters since(const Counters& before, const Counters& after) {
     Counters delta{};

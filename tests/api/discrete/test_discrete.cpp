@@ -105,6 +105,19 @@ TEST_CASE("the migration counters query checks its arguments") {
     CHECK_CL(get(cpu_device(), 0, nullptr, nullptr), CL_INVALID_VALUE);
     CHECK_OK(get(cpu_device(), 0, nullptr, &count));
     CHECK(count == CL_MIGRATION_COUNTERS_USMCL);
+    auto* of_mem = reinterpret_cast<clGetMemObjectMigrationCountersUSMCL_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform(),
+                                                 "clGetMemObjectMigrationCountersUSMCL"));
+    REQUIRE(of_mem != nullptr);
+    CHECK_CL(of_mem(nullptr, 1, values, &count), CL_INVALID_MEM_OBJECT);
+    const ContextPtr context = make_context({cpu_device()});
+    const MemPtr mem = buffer_test::make_buffer(context.get(), CL_MEM_READ_WRITE, 64);
+    CHECK_CL(of_mem(mem.get(), 1, nullptr, &count), CL_INVALID_VALUE);
+    CHECK_CL(of_mem(mem.get(), 0, nullptr, nullptr), CL_INVALID_VALUE);
+    count = 0;
+    CHECK_OK(of_mem(mem.get(), CL_MIGRATION_COUNTERS_USMCL, values, &count));
+    CHECK(count == CL_MIGRATION_COUNTERS_USMCL);
+    CHECK(values[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == 0);
 }
 
 TEST_CASE("kernels on a discrete-memory device match the host") {
@@ -254,6 +267,16 @@ TEST_CASE("a pipeline on a discrete-memory device moves the minimum, counted exa
     CHECK(host_moved[CL_MIGRATED_BYTES_TO_DEVICES_USMCL] == bytes);
     CHECK(host_moved[CL_MIGRATED_BYTES_FROM_DEVICES_USMCL] == bytes / 2 + bytes);
     CHECK(host_moved[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == 0);
+    // Per buffer: A went over whole and came back half; B only came back.
+    const Counters of_a = mem_counters(a.get());
+    CHECK(of_a[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == bytes);
+    CHECK(of_a[CL_MIGRATED_BYTES_TO_HOST_USMCL] == bytes / 2);
+    CHECK(of_a[CL_MIGRATIONS_TO_HOST_USMCL] == 1);
+    CHECK(mem_counters(upper.get()) == of_a); // a sub-buffer answers for its parent
+    const Counters of_b = mem_counters(b.get());
+    CHECK(of_b[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == 0);
+    CHECK(of_b[CL_MIGRATED_BYTES_TO_HOST_USMCL] == bytes);
+    CHECK(of_b[CL_MIGRATED_BYTES_FROM_DEVICES_USMCL] == 0);
 
     // Everything is up to date in both places: nothing moves.
     Counters start = counters(gpu);
@@ -346,6 +369,11 @@ TEST_CASE("a buffer moves between two discrete-memory devices") {
     CHECK(two[CL_MIGRATED_BYTES_FROM_DEVICES_USMCL] == count * 4);
     CHECK(two[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == 0);
     CHECK(two[CL_MIGRATIONS_FROM_DEVICES_USMCL] == 1);
+    const Counters of_buffer = mem_counters(buffer.get());
+    CHECK(of_buffer[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == count * 4);
+    CHECK(of_buffer[CL_MIGRATED_BYTES_FROM_DEVICES_USMCL] == count * 4);
+    CHECK(of_buffer[CL_MIGRATIONS_FROM_DEVICES_USMCL] == 1);
+    CHECK(of_buffer[CL_MIGRATED_BYTES_TO_HOST_USMCL] == 0);
 }
 
 TEST_CASE("USM device allocations of a discrete-memory device hold kernel data") {
@@ -401,7 +429,7 @@ TEST_CASE("USM device allocations of a discrete-memory device hold kernel data")
     CHECK_OK(mem_free(context.get(), shared));
 }
 
-TEST_CASE("a CL_MEM_USE_HOST_PTR buffer's memory gets the device's writes back on release") {
+TEST_CASE("a CL_MEM_USE_HOST_PTR buffer's memory gets a device's writes on a map") {
     const cl_device_id device = discrete_devices()[0];
     const ContextPtr context = make_context({device});
     const QueuePtr queue = make_queue(context.get(), device);
@@ -410,18 +438,23 @@ TEST_CASE("a CL_MEM_USE_HOST_PTR buffer's memory gets the device's writes back o
     constexpr size_t count = 4096;
     std::vector<cl_uint> host = iota_data(count, 1);
     const Counters start = counters(device);
-    {
-        const MemPtr buffer =
-            buffer_test::make_buffer(context.get(), CL_MEM_USE_HOST_PTR, count * 4, host.data());
-        const MemPtr upper = sub_buffer(buffer.get(), count * 2, count * 2);
-        set_arg(triple.get(), 0, upper.get());
-        run_1d(queue.get(), triple.get(), count / 2);
-        REQUIRE_OK(clFinish(queue.get()));
-        // Not mapped: the device's instance alone holds the result.
-        CHECK(host[count - 1] == count);
-    }
+    const MemPtr buffer =
+        buffer_test::make_buffer(context.get(), CL_MEM_USE_HOST_PTR, count * 4, host.data());
+    const MemPtr upper = sub_buffer(buffer.get(), count * 2, count * 2);
+    set_arg(triple.get(), 0, upper.get());
+    run_1d(queue.get(), triple.get(), count / 2);
+    REQUIRE_OK(clFinish(queue.get()));
+    // Not mapped yet: the device's instance alone holds the result.
+    CHECK(host[count - 1] == count);
+    cl_int error = CL_SUCCESS;
+    void* mapped = clEnqueueMapBuffer(queue.get(), buffer.get(), CL_TRUE, CL_MAP_READ, 0, count * 4,
+                                      0, nullptr, nullptr, &error);
+    REQUIRE_OK(error);
+    CHECK(mapped == host.data());
     for (size_t i = 0; i < count; ++i)
         REQUIRE(host[i] == (i < count / 2 ? i + 1 : 3 * (i + 1)));
+    REQUIRE_OK(clEnqueueUnmapMemObject(queue.get(), buffer.get(), mapped, 0, nullptr, nullptr));
+    REQUIRE_OK(clFinish(queue.get()));
     const Counters moved = since(start, counters(device));
     CHECK(moved[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == count * 2);
     CHECK(moved[CL_MIGRATED_BYTES_TO_HOST_USMCL] == count * 2);
