@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace usmcl::runtime {
@@ -92,6 +93,8 @@ private:
     Ref<Device> parent_;
     std::vector<cl_device_partition_property> partition_type_;
     DeviceDescription description_;
+    // Set for a discrete-memory device and its sub-devices.
+    std::optional<DiscreteMemory> discrete_;
     memory::DomainId memory_domain_ = 0;
     std::once_flag pool_once_;
     std::unique_ptr<runtime::ThreadPool> pool_;

@@ -190,9 +190,8 @@ DeviceDescription describe_discrete_device(const cpu::Topology& topology, const 
     d.max_mem_alloc_size = std::max(memory_bytes / 4, std::min<cl_ulong>(128 * mib, memory_bytes));
     d.max_constant_buffer_size = std::min<cl_ulong>(d.max_mem_alloc_size, 64 * mib);
     d.image_max_buffer_size = std::clamp<size_t>(d.max_mem_alloc_size / 16, 65536, 0x7fffffff);
-    d.numa_nodes.clear();
-    d.affinity_domains = 0;
-    d.partition_properties.clear();
+    // Partitionable as the CPU device over the same processing units; its
+    // sub-devices share its memory.
     // Distinct from the CPU device's and from every other discrete device's.
     for (size_t i = 0; i < d.device_uuid.size(); ++i)
         d.device_uuid[i] =

@@ -67,7 +67,8 @@ DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuS
 
 // A discrete-memory device (docs/memory-model.md): the CPU device's
 // description over the same processing units, with memory_bytes of memory
-// of its own, its own name and identity, and no partitioning.
+// of its own, and its own name and identity (a sub-device's differs from
+// its parent's through its processing units).
 DeviceDescription describe_discrete_device(const cpu::Topology& topology, const cpu::CpuSet& pus,
                                            unsigned index, cl_device_type type,
                                            cl_ulong memory_bytes);

@@ -72,7 +72,8 @@ TEST_CASE("a discrete-memory device describes memory of its own") {
         CHECK(max_alloc >= device_memory / 4);
         CHECK(device_info<cl_bool>(device, CL_DEVICE_AVAILABLE) == CL_TRUE);
         CHECK(device_info<cl_bool>(device, CL_DEVICE_COMPILER_AVAILABLE) == CL_TRUE);
-        CHECK(device_info<cl_uint>(device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) == 0);
+        CHECK(device_info<cl_uint>(device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES) ==
+              device_info<cl_uint>(cpu, CL_DEVICE_PARTITION_MAX_SUB_DEVICES));
         CHECK(device_info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS) ==
               device_info<cl_uint>(cpu, CL_DEVICE_MAX_COMPUTE_UNITS));
         CHECK(device_info_string(device, CL_DEVICE_NAME).find("discrete") != std::string::npos);
@@ -85,15 +86,56 @@ TEST_CASE("a discrete-memory device describes memory of its own") {
         CHECK(!device_info_string(device, CL_DEVICE_VENDOR).empty());
         uuids.push_back(info<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(clGetDeviceInfo, device,
                                                                      CL_DEVICE_UUID_KHR));
-        // Not partitionable: CL_INVALID_VALUE for any scheme.
-        const cl_device_partition_property equally[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
-        cl_uint count = 0;
-        CHECK_CL(clCreateSubDevices(device, equally, 0, nullptr, &count), CL_INVALID_VALUE);
     }
     CHECK(device_info<cl_bool>(cpu, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_TRUE);
     CHECK(uuids[0] != uuids[1]);
     CHECK(uuids[0] != uuids[2]);
     CHECK(uuids[1] != uuids[2]);
+}
+
+TEST_CASE("sub-devices of a discrete-memory device share its memory") {
+    const cl_device_id device = discrete_devices()[0];
+    const auto units = device_info<cl_uint>(device, CL_DEVICE_MAX_COMPUTE_UNITS);
+    if (units < 2) {
+        WARN("one compute unit: nothing to partition");
+        return;
+    }
+    const auto subs = create_sub_devices(device, {CL_DEVICE_PARTITION_EQUALLY, 1, 0});
+    REQUIRE(subs.size() == units);
+    const cl_device_id a = subs[0].get();
+    const cl_device_id b = subs[1].get();
+    for (cl_device_id sub : {a, b}) {
+        CHECK(device_info<cl_device_type>(sub, CL_DEVICE_TYPE) == CL_DEVICE_TYPE_ACCELERATOR);
+        CHECK(device_info<cl_bool>(sub, CL_DEVICE_HOST_UNIFIED_MEMORY) == CL_FALSE);
+        CHECK(device_info<cl_ulong>(sub, CL_DEVICE_GLOBAL_MEM_SIZE) == device_memory);
+        CHECK(device_info<cl_device_id>(sub, CL_DEVICE_PARENT_DEVICE) == device);
+    }
+    CHECK(info<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(clGetDeviceInfo, a, CL_DEVICE_UUID_KHR) !=
+          info<std::array<cl_uchar, CL_UUID_SIZE_KHR>>(clGetDeviceInfo, b, CL_DEVICE_UUID_KHR));
+    const ContextPtr context = make_context({a, b});
+    const QueuePtr first = make_queue(context.get(), a);
+    const QueuePtr second = make_queue(context.get(), b);
+    const ProgramPtr program = build_for(context.get(), {a, b}, source);
+    const KernelPtr triple = make_kernel(program.get(), "triple");
+    constexpr size_t count = 1024;
+    auto data = iota_data(count, 1);
+    const MemPtr buffer =
+        buffer_test::make_buffer(context.get(), CL_MEM_COPY_HOST_PTR, count * 4, data.data());
+    set_arg(triple.get(), 0, buffer.get());
+    const Counters start = counters(device);
+    run_1d(first.get(), triple.get(), count);
+    REQUIRE_OK(clFinish(first.get()));
+    run_1d(second.get(), triple.get(), count);
+    std::vector<cl_uint> result(count);
+    REQUIRE_OK(clEnqueueReadBuffer(second.get(), buffer.get(), CL_TRUE, 0, count * 4, result.data(),
+                                   0, nullptr, nullptr));
+    for (size_t i = 0; i < count; ++i)
+        REQUIRE(result[i] == data[i] * 9);
+    // One copy in from the host; none between the two sub-devices.
+    const Counters moved = since(start, counters(device));
+    CHECK(moved[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == count * 4);
+    CHECK(moved[CL_MIGRATED_BYTES_FROM_DEVICES_USMCL] == 0);
+    CHECK(since(start, counters(a)) == moved);
 }
 
 TEST_CASE("the migration counters query checks its arguments") {
