@@ -75,7 +75,8 @@ std::byte* Domain::allocate_aligned(size_t size, size_t alignment) const {
                   std::string(bufalloc::to_string(result.status)).c_str());
         return nullptr;
     }
-    return reinterpret_cast<std::byte*>(result.address);
+    // The region's addresses are its base's: no integer becomes a pointer.
+    return region_base_ + (result.address - reinterpret_cast<std::uintptr_t>(region_base_));
 }
 
 bool Domain::owns(const void* address) const {
@@ -147,7 +148,7 @@ void Domain::release(std::byte* address, size_t size) const {
             const std::uintptr_t begin = (key + page - 1) / page * page;
             const std::uintptr_t end = (key + size) / page * page;
             if (end > begin)
-                madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+                madvise(address + (begin - key), end - begin, MADV_DONTNEED);
         }
         // Freed ranges are coalesced at once (no cache of freed blocks): the
         // next instance, of any size, may take their place, so a region that
