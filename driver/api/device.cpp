@@ -165,4 +165,25 @@ cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong* host_timestamp)
     });
 }
 
+cl_int CL_API_CALL clGetDeviceMigrationCountersUSMCL(cl_device_id device, cl_uint num_values,
+                                                     cl_ulong* values, cl_uint* num_values_ret) {
+    return guarded(__func__, [&]() -> Status {
+        core::Device* object = core::Device::from_handle(device);
+        USMCL_CHECK(object, CL_INVALID_DEVICE, "not a device");
+        USMCL_CHECK(values || num_values == 0, CL_INVALID_VALUE, "values is NULL");
+        USMCL_CHECK(values || num_values_ret, CL_INVALID_VALUE,
+                    "values and num_values_ret are NULL");
+        const auto& domains = object->platform().memory_domains();
+        const memory::Domain::Traffic t = domains[object->memory_domain()]->traffic();
+        const cl_ulong all[CL_MIGRATION_COUNTERS_USMCL] = {
+            t.bytes_from_host,  t.bytes_to_host,  t.bytes_from_devices,  t.bytes_to_devices,
+            t.copies_from_host, t.copies_to_host, t.copies_from_devices, t.copies_to_devices};
+        for (cl_uint i = 0; values && i < num_values && i < CL_MIGRATION_COUNTERS_USMCL; ++i)
+            values[i] = all[i];
+        if (num_values_ret)
+            *num_values_ret = CL_MIGRATION_COUNTERS_USMCL;
+        return {};
+    });
+}
+
 } // namespace usmcl::api

@@ -40,7 +40,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     constexpr bool images = caps::image_support;
     // clang-format off
     switch (param) {
-    case CL_DEVICE_TYPE: return out.scalar<cl_device_type>(CL_DEVICE_TYPE_CPU);
+    case CL_DEVICE_TYPE: return out.scalar<cl_device_type>(d.type);
     case CL_DEVICE_VENDOR_ID: return out.scalar<cl_uint>(d.vendor_id);
     case CL_DEVICE_MAX_COMPUTE_UNITS: return out.scalar<cl_uint>(d.compute_units);
     case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS: return out.scalar<cl_uint>(3);
@@ -109,7 +109,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_LOCAL_MEM_TYPE: return out.scalar<cl_device_local_mem_type>(CL_GLOBAL);
     case CL_DEVICE_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(d.local_mem_size);
     case CL_DEVICE_ERROR_CORRECTION_SUPPORT: return out.boolean(false);
-    case CL_DEVICE_HOST_UNIFIED_MEMORY: return out.boolean(true);
+    case CL_DEVICE_HOST_UNIFIED_MEMORY: return out.boolean(d.host_unified_memory);
     case CL_DEVICE_PROFILING_TIMER_RESOLUTION: return out.scalar<size_t>(support::host_timer_resolution_ns());
     case CL_DEVICE_ENDIAN_LITTLE: return out.boolean(little_endian);
     case CL_DEVICE_AVAILABLE: return out.boolean(true);
@@ -140,7 +140,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_PRINTF_BUFFER_SIZE: return out.scalar<size_t>(1024 * 1024);
     case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC: return out.boolean(true);
     case CL_DEVICE_PARENT_DEVICE: return out.scalar<cl_device_id>(device.parent() ? device.parent()->handle() : nullptr);
-    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return out.scalar<cl_uint>(d.compute_units > 1 ? d.compute_units : 0);
+    case CL_DEVICE_PARTITION_MAX_SUB_DEVICES: return out.scalar<cl_uint>(d.compute_units > 1 && !d.partition_properties.empty() ? d.compute_units : 0);
     case CL_DEVICE_PARTITION_PROPERTIES: return out.array(partition_properties(device));
     case CL_DEVICE_PARTITION_AFFINITY_DOMAIN: return out.scalar<cl_device_affinity_domain>(d.affinity_domains);
     case CL_DEVICE_PARTITION_TYPE: return out.array(device.partition_type());

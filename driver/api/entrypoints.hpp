@@ -4,6 +4,7 @@
 
 #include <CL/cl_ext.h>
 #include <CL/cl_icd.h>
+#include <CL/usmcl_ext.h>
 
 #include <type_traits>
 

@@ -20,14 +20,19 @@ inline bool is_valid_device_type(cl_device_type type) {
     return type == CL_DEVICE_TYPE_ALL || (type != 0 && (type & ~known) == 0);
 }
 
-// The root devices of platform that match type: every usmcl device is a CPU
-// and the default device.
+// The root devices of platform that match type, in the platform's order:
+// those of a type in the mask, and with CL_DEVICE_TYPE_DEFAULT the first
+// (USMCL_DEVICES orders them).
 inline std::vector<core::Device*> devices_of_type(const core::Platform& platform,
                                                   cl_device_type type) {
-    constexpr cl_device_type ours = CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT;
-    if ((type & ours) == 0)
-        return {};
-    return platform.root_devices();
+    std::vector<core::Device*> found;
+    const auto& devices = platform.root_devices();
+    for (size_t i = 0; i < devices.size(); ++i) {
+        const bool is_default = i == 0 && (type & CL_DEVICE_TYPE_DEFAULT);
+        if (is_default || (type & devices[i]->description().type))
+            found.push_back(devices[i]);
+    }
+    return found;
 }
 
 inline std::optional<cpu::AffinityDomain> to_affinity_domain(cl_device_affinity_domain domain) {

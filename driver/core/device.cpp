@@ -11,12 +11,33 @@ namespace usmcl::core {
 Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
                Device* parent, std::vector<cl_device_partition_property> partition_type)
     : platform_(platform), topology_(std::move(topology)), pus_(std::move(pus)), parent_(parent),
-      partition_type_(std::move(partition_type)), description_(describe_device(*topology_, pus_)) {
-    // A sub-device on one NUMA node uses that node's domain (if nodes are domains).
-    if (parent && description_.numa_nodes.size() == 1)
+      partition_type_(std::move(partition_type)),
+      description_(parent && parent->discrete_
+                       ? describe_discrete_device(*topology_, pus_, parent->discrete_->index,
+                                                  parent->discrete_->type, parent->discrete_->bytes)
+                       : describe_device(*topology_, pus_)),
+      discrete_(parent ? parent->discrete_ : std::nullopt) {
+    // A sub-device of a discrete-memory device uses its memory; one on one
+    // NUMA node that node's domain (if nodes are domains).
+    if (discrete_)
+        memory_domain_ = discrete_->domain;
+    else if (parent && description_.numa_nodes.size() == 1)
         memory_domain_ = platform.domain_of_numa_node(description_.numa_nodes.front());
     USMCL_LOG(device, "%s device over %zu processing units, %zu NUMA nodes, memory domain %u",
               parent ? "sub" : "root", pus_.size(), description_.numa_nodes.size(), memory_domain_);
+}
+
+Device::Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
+               const DiscreteMemory& memory)
+    : platform_(platform), topology_(std::move(topology)), pus_(std::move(pus)),
+      description_(
+          describe_discrete_device(*topology_, pus_, memory.index, memory.type, memory.bytes)),
+      discrete_(memory), memory_domain_(memory.domain) {
+    USMCL_LOG(device,
+              "discrete-memory device %u over %zu processing units, %llu bytes, memory "
+              "domain %u",
+              memory.index, pus_.size(), static_cast<unsigned long long>(memory.bytes),
+              memory_domain_);
 }
 
 Device::~Device() = default;

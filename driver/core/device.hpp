@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace usmcl::runtime {
@@ -36,15 +37,29 @@ struct PartitionRequest {
     std::vector<cl_device_partition_property> properties;   // as given, 0-terminated
 };
 
+// A discrete-memory device: which one, its memory domain and its figures.
+struct DiscreteMemory {
+    unsigned index = 0;
+    memory::DomainId domain = 0;
+    cl_device_type type = CL_DEVICE_TYPE_ACCELERATOR;
+    cl_ulong bytes = 0;
+};
+
 class Device : public Object<Device, _cl_device_id, ObjectType::device> {
 public:
     Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
            Device* parent, std::vector<cl_device_partition_property> partition_type);
+    // A root discrete-memory device over pus: kernels run on those
+    // processing units, its memory objects live in memory.domain.
+    Device(Platform& platform, std::shared_ptr<const cpu::Topology> topology, cpu::CpuSet pus,
+           const DiscreteMemory& memory);
     ~Device();
 
     Platform& platform() const { return platform_; }
     Device* parent() const { return parent_.get(); }
     bool is_root() const { return !parent_; }
+    // Whether the device has memory of its own (not the host's).
+    bool is_discrete() const { return !description_.host_unified_memory; }
     const cpu::CpuSet& pus() const { return pus_; }
     const cpu::Topology& topology() const { return *topology_; }
     const DeviceDescription& description() const { return description_; }
@@ -78,6 +93,8 @@ private:
     Ref<Device> parent_;
     std::vector<cl_device_partition_property> partition_type_;
     DeviceDescription description_;
+    // Set for a discrete-memory device and its sub-devices.
+    std::optional<DiscreteMemory> discrete_;
     memory::DomainId memory_domain_ = 0;
     std::once_flag pool_once_;
     std::unique_ptr<runtime::ThreadPool> pool_;

@@ -178,3 +178,30 @@ DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuS
 }
 
 } // namespace usmcl::core
+
+namespace usmcl::core {
+
+DeviceDescription describe_discrete_device(const cpu::Topology& topology, const cpu::CpuSet& pus,
+                                           unsigned index, cl_device_type type,
+                                           cl_ulong memory_bytes) {
+    DeviceDescription d = describe_device(topology, pus);
+    d.type = type;
+    d.host_unified_memory = false;
+    d.name = "usmcl discrete-memory device " + std::to_string(index) + " (" + d.name + ")";
+    d.global_mem_size = memory_bytes;
+    constexpr cl_ulong mib = cl_ulong(1) << 20;
+    // A quarter of the memory, as the CPU device, but at least the spec's
+    // minimum (128 MiB) when the memory holds that much.
+    d.max_mem_alloc_size = std::max(memory_bytes / 4, std::min<cl_ulong>(128 * mib, memory_bytes));
+    d.max_constant_buffer_size = std::min<cl_ulong>(d.max_mem_alloc_size, 64 * mib);
+    d.image_max_buffer_size = std::clamp<size_t>(d.max_mem_alloc_size / 16, 65536, 0x7fffffff);
+    // Partitionable as the CPU device over the same processing units; its
+    // sub-devices share its memory.
+    // Distinct from the CPU device's and from every other discrete device's.
+    for (size_t i = 0; i < d.device_uuid.size(); ++i)
+        d.device_uuid[i] =
+            static_cast<cl_uchar>(d.device_uuid[i] ^ (0xd5 + 0x3b * (index + 1) * (i + 1)));
+    return d;
+}
+
+} // namespace usmcl::core

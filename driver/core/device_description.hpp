@@ -22,6 +22,9 @@ struct NameVersion {
 };
 
 struct DeviceDescription {
+    cl_device_type type = CL_DEVICE_TYPE_CPU;
+    // False for a discrete-memory device: its memory is not the host's.
+    bool host_unified_memory = true;
     std::string name;
     std::string vendor;
     cl_uint vendor_id = 0;
@@ -70,6 +73,14 @@ DeviceDescription describe_device(const cpu::Topology& topology, const cpu::CpuS
 // host's vector registers (8 with AVX2, 16 with AVX-512), at least the
 // smallest of capabilities::sub_group_sizes.
 cl_uint default_sub_group_size();
+
+// A discrete-memory device (docs/memory-model.md): the CPU device's
+// description over the same processing units, with memory_bytes of memory
+// of its own, and its own name and identity (a sub-device's differs from
+// its parent's through its processing units).
+DeviceDescription describe_discrete_device(const cpu::Topology& topology, const cpu::CpuSet& pus,
+                                           unsigned index, cl_device_type type,
+                                           cl_ulong memory_bytes);
 
 // The OpenCL bit of an affinity domain.
 cl_device_affinity_domain affinity_domain_bit(cpu::AffinityDomain domain);

@@ -5,6 +5,8 @@
 #include "support/log.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 
 namespace usmcl::core {
 
@@ -15,6 +17,70 @@ Platform& Platform::instance() {
     return *platform;
 }
 
+namespace {
+
+// The smallest memory a discrete-memory device may have.
+constexpr std::uint64_t min_discrete_memory = std::uint64_t(1) << 20;
+
+// USMCL_DEVICES: "cpu", "discrete" or "discrete:N", comma-separated; true
+// for a CPU device, false for a discrete one, in order. Unknown entries are
+// warned about and skipped; an empty list is the CPU device alone.
+std::vector<bool> parse_device_list(const std::string& text) {
+    std::vector<bool> list;
+    size_t begin = 0;
+    while (begin <= text.size()) {
+        size_t end = text.find(',', begin);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string entry = text.substr(begin, end - begin);
+        begin = end + 1;
+        if (entry.empty())
+            continue;
+        if (entry == "cpu") {
+            list.push_back(true);
+            continue;
+        }
+        unsigned count = 0;
+        bool valid = entry == "discrete";
+        if (valid) {
+            count = 1;
+        } else if (entry.rfind("discrete:", 0) == 0 && entry.size() > 9 && entry.size() <= 11) {
+            valid = std::all_of(entry.begin() + 9, entry.end(),
+                                [](char c) { return c >= '0' && c <= '9'; });
+            count = valid ? static_cast<unsigned>(std::stoul(entry.substr(9))) : 0;
+            valid = valid && count >= 1 && count <= 64;
+        }
+        if (!valid) {
+            std::fprintf(stderr,
+                         "usmcl: ignoring \"%s\" in USMCL_DEVICES (expected cpu, discrete or "
+                         "discrete:N, N from 1 to 64)\n",
+                         entry.c_str());
+            continue;
+        }
+        list.insert(list.end(), count, false);
+    }
+    if (list.empty())
+        list.push_back(true);
+    return list;
+}
+
+cl_device_type discrete_device_type() {
+    const std::string& type = support::config().discrete_type;
+    if (type == "gpu")
+        return CL_DEVICE_TYPE_GPU;
+    // Lets suites that ask for CL_DEVICE_TYPE_CPU run on the device.
+    if (type == "cpu")
+        return CL_DEVICE_TYPE_CPU;
+    if (type != "accelerator")
+        std::fprintf(stderr,
+                     "usmcl: ignoring USMCL_DISCRETE_TYPE=%s (expected accelerator, gpu or "
+                     "cpu)\n",
+                     type.c_str());
+    return CL_DEVICE_TYPE_ACCELERATOR;
+}
+
+} // namespace
+
 Platform::Platform() {
     std::shared_ptr<const cpu::Topology> topology = cpu::Topology::load(&load_error_);
     create_memory_domains(topology);
@@ -24,7 +90,26 @@ Platform::Platform() {
         USMCL_LOG(device, "no CPU device: %s", load_error_.c_str());
         return;
     }
-    root_devices_.push_back(new Device(*this, topology, topology->allowed_pus(), nullptr, {}));
+    std::uint64_t memory = support::config().discrete_memory;
+    if (memory < min_discrete_memory) {
+        std::fprintf(stderr, "usmcl: USMCL_DISCRETE_MEMORY below 1MiB, using 1MiB\n");
+        memory = min_discrete_memory;
+    }
+    unsigned discrete_count = 0;
+    for (bool cpu : parse_device_list(support::config().devices)) {
+        if (cpu) {
+            root_devices_.push_back(
+                new Device(*this, topology, topology->allowed_pus(), nullptr, {}));
+            continue;
+        }
+        const unsigned index = discrete_count++;
+        const auto id = static_cast<memory::DomainId>(memory_domains_.size());
+        memory_domains_.push_back(std::make_unique<memory::Domain>(
+            id, "discrete" + std::to_string(index), static_cast<size_t>(memory)));
+        const DiscreteMemory description{index, id, discrete_device_type(),
+                                         memory_domains_.back()->region_bytes()};
+        root_devices_.push_back(new Device(*this, topology, topology->allowed_pus(), description));
+    }
 }
 
 memory::DevicePool& Platform::usm_pool(memory::DomainId domain, size_t reserve_bytes) {
@@ -32,9 +117,11 @@ memory::DevicePool& Platform::usm_pool(memory::DomainId domain, size_t reserve_b
     if (usm_pools_.size() < memory_domains_.size())
         usm_pools_.resize(memory_domains_.size());
     std::unique_ptr<memory::DevicePool>& pool = usm_pools_[domain];
-    if (!pool)
-        pool =
-            std::make_unique<memory::DevicePool>(reserve_bytes, memory_domains_[domain]->binder());
+    const memory::Domain& owner = *memory_domains_[domain];
+    if (!pool && owner.has_region())
+        pool = std::make_unique<memory::DevicePool>(owner);
+    else if (!pool)
+        pool = std::make_unique<memory::DevicePool>(reserve_bytes, owner.binder());
     return *pool;
 }
 

@@ -2,10 +2,16 @@
 #include "core/platform.hpp"
 #include "core/queue.hpp"
 #include "runtime/thread_pool.hpp"
+#include "support/clock.hpp"
+#include "support/config.hpp"
+#include "support/log.hpp"
 #include "support/small_vector.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <thread>
 
 namespace usmcl::core {
 namespace {
@@ -15,6 +21,21 @@ constexpr size_t inline_uses = 4;
 
 void prune(std::vector<Ref<Event>>& events) {
     std::erase_if(events, [](const Ref<Event>& event) { return event->is_terminal(); });
+}
+
+// The cost model of copies to or from a discrete-memory device
+// (USMCL_DISCRETE_BANDWIDTH, USMCL_DISCRETE_LATENCY): how long a copy of
+// size bytes takes at least, in nanoseconds; 0 without the model.
+std::uint64_t modeled_copy_ns(const memory::Domain& from, const memory::Domain& to,
+                              std::uint64_t size) {
+    const support::Config& config = support::config();
+    if (!from.has_region() && !to.has_region())
+        return 0;
+    std::uint64_t ns = std::uint64_t(config.discrete_latency) * 1000;
+    if (config.discrete_bandwidth != 0)
+        ns += static_cast<std::uint64_t>(static_cast<double>(size) * 1e9 /
+                                         static_cast<double>(config.discrete_bandwidth));
+    return ns;
 }
 
 } // namespace
@@ -28,9 +49,19 @@ memory::DomainId CommandQueue::memory_domain() const {
 Event* CommandQueue::enqueue_copy(const memory::PlannedCopy& copy,
                                   MemObject::Migrations& migrations,
                                   std::span<Event* const> wait_list) {
-    auto work = [from = copy.from, to = copy.to, size = copy.size,
-                 pool = &device_->pool()]() -> cl_int {
+    const auto& domains = Platform::instance().memory_domains();
+    auto work = [from = copy.from, to = copy.to, size = copy.size, pool = &device_->pool(),
+                 source = domains[copy.copy.from].get(),
+                 target = domains[copy.copy.to].get()]() -> cl_int {
+        const std::uint64_t start = support::monotonic_ns();
         runtime::parallel_copy(*pool, to, from, size);
+        const std::uint64_t modeled = modeled_copy_ns(*source, *target, size);
+        const std::uint64_t took = support::monotonic_ns() - start;
+        if (modeled > took)
+            std::this_thread::sleep_for(std::chrono::nanoseconds(modeled - took));
+        memory::Domain::count_copy(*source, *target, size);
+        USMCL_LOG(memory, "migrated %zu bytes from %s to %s", size, source->name().c_str(),
+                  target->name().c_str());
         return CL_SUCCESS;
     };
     auto* event = new Event(*this, CL_COMMAND_MIGRATE_MEM_OBJECTS, std::move(work), false);
@@ -73,6 +104,12 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
     locks.reserve(roots.size());
     for (MemObject* root : roots)
         locks.emplace_back(root->storage_mutex());
+
+    // Every instance first: a failure then leaves every plan as it was.
+    for (const MemoryUse& use : uses)
+        if (!use.mem->root().storage().instance(domain))
+            return Status(CL_MEM_OBJECT_ALLOCATION_FAILURE,
+                          "no room for a buffer instance in the device's memory");
 
     support::SmallVector<std::byte*, inline_uses> addresses;
     std::vector<Ref<Event>> migration_dependencies;

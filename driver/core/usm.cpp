@@ -14,9 +14,13 @@ namespace {
 
 using memory::UsmKind;
 
+// Where host, shared and SVM allocations live: host memory, or the NUMA
+// domain of the device. Never a discrete-memory device's region: the host
+// must reach shared memory, and the region holds device memory only.
 const memory::Domain& domain_of(const Device* device) {
     const auto& domains = Platform::instance().memory_domains();
-    return *domains[device ? device->memory_domain() : 0];
+    const memory::Domain& domain = *domains[device ? device->memory_domain() : 0];
+    return domain.has_region() ? *domains[0] : domain;
 }
 
 const char* kind_name(UsmKind kind) {

@@ -2,6 +2,7 @@
 
 #include "support/log.hpp"
 
+#include <algorithm>
 #include <new>
 
 #include <sys/mman.h>
@@ -48,12 +49,16 @@ DevicePool::DevicePool(std::size_t reserve_bytes, const Domain::Binder& binder) 
                                                    reserved_, granule);
 }
 
+DevicePool::DevicePool(const Domain& region_domain) : region_domain_(&region_domain) {}
+
 DevicePool::~DevicePool() {
     if (base_)
         munmap(base_, reserved_);
 }
 
 std::byte* DevicePool::allocate(std::size_t size, std::size_t alignment) {
+    if (region_domain_)
+        return region_domain_->allocate_aligned(size, std::max(alignment, granule));
     if (!space_)
         return nullptr;
     std::lock_guard lock(mutex_);
@@ -64,6 +69,12 @@ std::byte* DevicePool::allocate(std::size_t size, std::size_t alignment) {
 }
 
 bool DevicePool::free(std::byte* address, std::size_t size) {
+    if (region_domain_) {
+        if (!region_domain_->owns(address))
+            return false;
+        region_domain_->release(address, size);
+        return true;
+    }
     if (!space_ || !owns(address) || size > reserved_ - static_cast<std::size_t>(address - base_))
         return false;
     const std::uintptr_t key = reinterpret_cast<std::uintptr_t>(address);
@@ -89,11 +100,20 @@ bool DevicePool::free(std::byte* address, std::size_t size) {
 }
 
 bool DevicePool::owns(const void* address) const {
+    if (region_domain_)
+        return region_domain_->owns(address);
     const auto* p = static_cast<const std::byte*>(address);
     return base_ && p >= base_ && static_cast<std::size_t>(p - base_) < reserved_;
 }
 
 DevicePool::Usage DevicePool::usage() const {
+    if (region_domain_) {
+        const bufalloc::Stats stats = region_domain_->region_stats();
+        return {static_cast<std::size_t>(stats.region_bytes),
+                static_cast<std::size_t>(stats.bytes_in_use),
+                static_cast<std::size_t>(stats.free_ranges),
+                static_cast<std::size_t>(stats.bookkeeping_bytes)};
+    }
     if (!space_)
         return {0, 0, 0, 0};
     std::lock_guard lock(mutex_);

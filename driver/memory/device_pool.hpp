@@ -4,7 +4,8 @@
 // free ranges: the caller (the USM registry) keeps every allocation's address
 // and size and hands both back to free(), so an allocation costs the pool no
 // host memory. Freeing a large allocation gives its whole pages back to the
-// system. Thread-safe (one mutex).
+// system. Thread-safe (one mutex). A discrete-memory device's pool is its
+// domain's region instead (bufalloc::Region, shared with buffer instances).
 #pragma once
 
 #include "memory/domain.hpp"
@@ -23,6 +24,10 @@ public:
     // refuses that much); binder, if set, binds the whole range to a NUMA
     // node.
     DevicePool(std::size_t reserve_bytes, const Domain::Binder& binder);
+    // The pool of a domain with a region of its own (a discrete-memory
+    // device): allocations are ranges of that region, shared with the
+    // domain's buffer instances.
+    explicit DevicePool(const Domain& region_domain);
     ~DevicePool();
     DevicePool(const DevicePool&) = delete;
     DevicePool& operator=(const DevicePool&) = delete;
@@ -45,6 +50,7 @@ public:
     Usage usage() const;
 
 private:
+    const Domain* region_domain_ = nullptr;
     std::byte* base_ = nullptr;
     std::size_t reserved_ = 0;
     mutable std::mutex mutex_;

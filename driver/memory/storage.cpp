@@ -44,6 +44,17 @@ std::optional<std::vector<PlannedCopy>> Storage::prepare(DomainId domain, ByteRa
         planned.push_back({source + copy.range.begin, instances_[copy.to] + copy.range.begin,
                            copy.range.size(), copy});
         bytes_planned_ += copy.range.size();
+        const std::uint64_t size = copy.range.size();
+        if (copy.from == 0) {
+            planned_.bytes_from_host += size;
+            ++planned_.copies_from_host;
+        } else if (copy.to == 0) {
+            planned_.bytes_to_host += size;
+            ++planned_.copies_to_host;
+        } else {
+            planned_.bytes_between_devices += size;
+            ++planned_.copies_between_devices;
+        }
     }
     return planned;
 }

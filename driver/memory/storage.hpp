@@ -50,6 +50,17 @@ public:
     const Validity& validity() const { return validity_; }
     // Bytes of every copy planned so far (for tests and benchmarks).
     std::uint64_t bytes_planned() const { return bytes_planned_; }
+    // The copies planned so far by direction: from the host domain to
+    // another, back to the host, and between two other domains.
+    struct Planned {
+        std::uint64_t bytes_from_host = 0;
+        std::uint64_t bytes_to_host = 0;
+        std::uint64_t bytes_between_devices = 0;
+        std::uint64_t copies_from_host = 0;
+        std::uint64_t copies_to_host = 0;
+        std::uint64_t copies_between_devices = 0;
+    };
+    const Planned& planned() const { return planned_; }
 
 private:
     std::vector<const Domain*> domains_;
@@ -58,6 +69,7 @@ private:
     std::vector<bool> owned_;
     Validity validity_;
     std::uint64_t bytes_planned_ = 0;
+    Planned planned_;
 };
 
 } // namespace usmcl::memory

@@ -1,6 +1,7 @@
 #include "support/config.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
@@ -39,6 +40,37 @@ bool parse_value(std::string_view text, std::string& out) {
         return true;
     }
     return false;
+}
+
+// A size in bytes: digits, then optionally K, M, G or T (binary multiples),
+// alone or followed by B or iB.
+[[maybe_unused]] bool parse_value(std::string_view text, std::uint64_t& out) {
+    size_t digits = 0;
+    std::uint64_t value = 0;
+    while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') {
+        if (value > (~std::uint64_t(0) - 9) / 10)
+            return false;
+        value = value * 10 + static_cast<std::uint64_t>(text[digits] - '0');
+        ++digits;
+    }
+    if (digits == 0)
+        return false;
+    std::string_view suffix = text.substr(digits);
+    unsigned shift = 0;
+    if (!suffix.empty()) {
+        const std::string_view units = "KMGT";
+        const size_t unit = units.find(static_cast<char>(suffix[0] & ~0x20));
+        if (unit == std::string_view::npos)
+            return false;
+        shift = 10 * static_cast<unsigned>(unit + 1);
+        suffix.remove_prefix(1);
+        if (suffix != "" && suffix != "B" && suffix != "iB")
+            return false;
+    }
+    if (shift != 0 && value > (~std::uint64_t(0) >> shift))
+        return false;
+    out = value << shift;
+    return true;
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // variables listed in config.def.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace usmcl::support {
@@ -12,10 +13,12 @@ struct Config {
 #define USMCL_CONFIG_string std::string
 #define USMCL_CONFIG_unsigned unsigned
 #define USMCL_CONFIG_boolean bool
+#define USMCL_CONFIG_bytes std::uint64_t
 #include "support/config.def"
 #undef USMCL_CONFIG_string
 #undef USMCL_CONFIG_unsigned
 #undef USMCL_CONFIG_boolean
+#undef USMCL_CONFIG_bytes
 };
 
 // The configuration of this process, parsed on first use (thread-safe).

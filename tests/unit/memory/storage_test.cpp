@@ -327,3 +327,80 @@ TEST_CASE("Storage: random sequences over real instances", "[storage][random]") 
     }
     CHECK(copied > 0);
 }
+
+TEST_CASE("Domain with a region: instances are ranges of it, full means no allocation",
+          "[storage][domain][region]") {
+    constexpr std::size_t region = std::size_t(4) << 20;
+    const Domain device(1, "discrete0", region);
+    REQUIRE(device.has_region());
+    REQUIRE(device.region_bytes() == region);
+    CHECK_FALSE(device.is_host());
+
+    std::vector<std::byte*> quarters;
+    for (int i = 0; i < 4; ++i) {
+        std::byte* bytes = device.allocate(region / 4);
+        REQUIRE(bytes != nullptr);
+        CHECK(aligned(bytes));
+        CHECK(device.owns(bytes));
+        CHECK(device.owns(bytes + region / 4 - 1));
+        std::memset(bytes, i + 1, region / 4);
+        quarters.push_back(bytes);
+    }
+    CHECK(device.region_stats().bytes_in_use == region);
+    CHECK(device.allocate(1) == nullptr);
+    CHECK(device.allocate_aligned(128, 4096) == nullptr);
+    // Nothing was lost: every quarter still holds its bytes.
+    for (int i = 0; i < 4; ++i)
+        CHECK(std::to_integer<int>(quarters[i][region / 4 - 1]) == i + 1);
+
+    // Freeing one makes room; a Storage over the domain takes its instance there.
+    device.release(quarters[1], region / 4);
+    const Domain host(0, "host", -1, nullptr);
+    {
+        Storage storage({&host, &device}, region / 4, nullptr, false);
+        auto planned = storage.prepare(1, {0, region / 4}, Access::overwrite);
+        REQUIRE(planned);
+        CHECK(storage.instance(1) == quarters[1]);
+        // A second storage finds no room: prepare() reports it, nothing planned.
+        Storage other({&host, &device}, 1, nullptr, false);
+        CHECK_FALSE(other.instance(1));
+        CHECK_FALSE(other.prepare(1, {0, 1}, Access::read));
+        CHECK(other.validity().valid(1).empty());
+    }
+    // The storage gave its instance back.
+    std::byte* again = device.allocate_aligned(region / 4, 4096);
+    CHECK(again == quarters[1]);
+    device.release(again, region / 4);
+    for (int i : {0, 2, 3})
+        device.release(quarters[static_cast<std::size_t>(i)], region / 4);
+    CHECK(device.region_stats().bytes_in_use == 0);
+    // A domain without a region hands out no aligned ranges.
+    CHECK(host.allocate_aligned(128, 128) == nullptr);
+    CHECK_FALSE(host.owns(quarters[0]));
+}
+
+TEST_CASE("Domain: copies are counted per direction on both sides", "[storage][domain]") {
+    const Domain host(0, "host", -1, nullptr);
+    const Domain first(1, "discrete0", std::size_t(1) << 20);
+    const Domain second(2, "discrete1", std::size_t(1) << 20);
+    Domain::count_copy(host, first, 100);
+    Domain::count_copy(first, host, 30);
+    Domain::count_copy(first, second, 7);
+    Domain::count_copy(first, host, 2);
+    const Domain::Traffic a = first.traffic();
+    CHECK(a.bytes_from_host == 100);
+    CHECK(a.copies_from_host == 1);
+    CHECK(a.bytes_to_host == 32);
+    CHECK(a.copies_to_host == 2);
+    CHECK(a.bytes_to_devices == 7);
+    CHECK(a.copies_to_devices == 1);
+    CHECK(a.bytes_from_devices == 0);
+    const Domain::Traffic b = second.traffic();
+    CHECK(b.bytes_from_devices == 7);
+    CHECK(b.copies_from_devices == 1);
+    CHECK(b.bytes_from_host == 0);
+    const Domain::Traffic h = host.traffic();
+    CHECK(h.bytes_to_devices == 100);
+    CHECK(h.bytes_from_devices == 32);
+    CHECK(h.copies_from_devices == 2);
+}

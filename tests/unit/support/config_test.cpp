@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <utility>
 
 using usmcl::support::Config;
 using usmcl::support::LogCategory;
@@ -62,6 +63,31 @@ TEST_CASE("unknown USMCL_ variables are warned about") {
     CHECK(std::count(warnings.begin(), warnings.end(), '\n') == 1);
     const char* const clean[] = {"USMCL_CACHE=0", nullptr};
     CHECK(usmcl::support::unknown_variable_warnings(clean).empty());
+}
+
+TEST_CASE("sizes parse with binary suffixes, overflow and junk are rejected") {
+    const std::pair<const char*, std::uint64_t> good[] = {
+        {"1048576", 1048576},     {"64KiB", 64u << 10},   {"64k", 64u << 10},
+        {"512MiB", 512ull << 20}, {"512M", 512ull << 20}, {"1GiB", 1ull << 30},
+        {"3GB", 3ull << 30},      {"2TiB", 2ull << 40},   {"0", 0},
+    };
+    for (const auto& [text, value] : good) {
+        environment = {{"USMCL_DISCRETE_MEMORY", text}};
+        std::string warnings;
+        const Config config = parse_config(lookup, &warnings);
+        INFO(text);
+        CHECK(config.discrete_memory == value);
+        CHECK(warnings.empty());
+    }
+    for (const char* text :
+         {"", "GiB", "1X", "1 GiB", "1GiBs", "1Gb", "-1", "99999999999999999999", "17179869184T"}) {
+        environment = {{"USMCL_DISCRETE_MEMORY", text}};
+        std::string warnings;
+        const Config config = parse_config(lookup, &warnings);
+        INFO(text);
+        CHECK(config.discrete_memory == (std::uint64_t(1) << 30)); // the default
+        CHECK(warnings.find("USMCL_DISCRETE_MEMORY") != std::string::npos);
+    }
 }
 
 TEST_CASE("debug categories") {

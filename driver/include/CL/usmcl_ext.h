@@ -1,0 +1,53 @@
+/* usmcl's own extension functions, reached through
+ * clGetExtensionFunctionAddressForPlatform (docs/memory-model.md). */
+#ifndef USMCL_EXT_H
+#define USMCL_EXT_H
+
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* clGetDeviceMigrationCountersUSMCL: the copies between memory domains that
+ * have run since the platform was created, as seen from the memory domain of
+ * a device, in this order. "host" is the host domain (host memory, the CPU
+ * device); "devices" every other domain (discrete-memory devices, NUMA
+ * domains). For the CPU device the counters are the host domain's: what came
+ * back from the devices and what went to them. */
+#define CL_MIGRATED_BYTES_FROM_HOST_USMCL 0
+#define CL_MIGRATED_BYTES_TO_HOST_USMCL 1
+#define CL_MIGRATED_BYTES_FROM_DEVICES_USMCL 2
+#define CL_MIGRATED_BYTES_TO_DEVICES_USMCL 3
+#define CL_MIGRATIONS_FROM_HOST_USMCL 4
+#define CL_MIGRATIONS_TO_HOST_USMCL 5
+#define CL_MIGRATIONS_FROM_DEVICES_USMCL 6
+#define CL_MIGRATIONS_TO_DEVICES_USMCL 7
+#define CL_MIGRATION_COUNTERS_USMCL 8 /* how many there are */
+
+/* Writes the first min(num_values, CL_MIGRATION_COUNTERS_USMCL) counters to
+ * values and their number to *num_values_ret. CL_INVALID_DEVICE if device is
+ * not a usmcl device; CL_INVALID_VALUE if values is NULL and num_values is
+ * not 0, or if values and num_values_ret are both NULL. */
+typedef cl_int(CL_API_CALL* clGetDeviceMigrationCountersUSMCL_fn)(cl_device_id device,
+                                                                  cl_uint num_values,
+                                                                  cl_ulong* values,
+                                                                  cl_uint* num_values_ret);
+
+/* clGetMemObjectMigrationCountersUSMCL: the copies planned so far for a
+ * memory object's bytes (a sub-buffer answers for its parent's, whose bytes
+ * it shares), with the same indices: FROM_HOST are copies from the host
+ * domain to a device's, TO_HOST copies back, FROM_DEVICES and TO_DEVICES
+ * both the copies between two device domains. Counted when the commands are
+ * enqueued. CL_INVALID_MEM_OBJECT if memobj is not a memory object;
+ * CL_INVALID_VALUE as for clGetDeviceMigrationCountersUSMCL. */
+typedef cl_int(CL_API_CALL* clGetMemObjectMigrationCountersUSMCL_fn)(cl_mem memobj,
+                                                                     cl_uint num_values,
+                                                                     cl_ulong* values,
+                                                                     cl_uint* num_values_ret);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
