@@ -13,9 +13,33 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
-#include <vector>
+#include <algorithm>
+#include <cstdlib>
 
 namespace {
+
+// Floats aligned as an OpenCL buffer is: the kernels load float8 and float16
+// with aligned vector instructions.
+class AlignedFloats {
+public:
+    explicit AlignedFloats(size_t Count, float Value = 0)
+        : Count(Count), Data(static_cast<float*>(
+                            std::aligned_alloc(64, (Count * sizeof(float) + 63) / 64 * 64))) {
+        REQUIRE(Data);
+        std::fill(Data, Data + Count, Value);
+    }
+    ~AlignedFloats() { std::free(Data); }
+    AlignedFloats(const AlignedFloats&) = delete;
+    AlignedFloats& operator=(const AlignedFloats&) = delete;
+
+    size_t size() const { return Count; }
+    float* data() { return Data; }
+    float& operator[](size_t I) { return Data[I]; }
+
+private:
+    size_t Count;
+    float* Data;
+};
 
 struct Shape {
     bool VectorizedLoop = false; // a loop with llvm.loop.isvectorized
@@ -82,7 +106,7 @@ kernel void chain16(global const float16 *in, global float16 *out) {
 template <unsigned Lanes>
 void checkChain(const kc::NativeProgram& P, const kc::Module& M, const char* Name, int Iterations) {
     const size_t Items = 96; // local size 32: three groups
-    std::vector<float> In(Items * Lanes), Out(Items * Lanes, -1.0f);
+    AlignedFloats In(Items * Lanes), Out(Items * Lanes, -1.0f);
     for (size_t I = 0; I < In.size(); ++I)
         In[I] = static_cast<float>(I % 7);
     kctest::ArgBuffer Args(kctest::kernel(M, Name));
@@ -135,7 +159,7 @@ kernel void counted(global const float8 *in, global float8 *out, volatile global
     std::unique_ptr<kc::Module> M = kctest::build(Source);
     std::unique_ptr<kc::NativeProgram> P = kctest::jit(*M);
     const size_t Items = 40;
-    std::vector<float> In(Items * 8), Out(Items * 8);
+    AlignedFloats In(Items * 8), Out(Items * 8);
     for (size_t I = 0; I < In.size(); ++I)
         In[I] = static_cast<float>(I % 11);
     int Count = 0;
