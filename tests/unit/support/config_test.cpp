@@ -5,9 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
 
@@ -26,16 +24,6 @@ const char* lookup(const char* name) {
 }
 
 } // namespace
-
-TEST_CASE("every USMCL_ variable is documented in docs/configuration.md") {
-    std::ifstream file(USMCL_SOURCE_ROOT "/docs/configuration.md");
-    REQUIRE(file.good());
-    std::stringstream text;
-    text << file.rdbuf();
-#define USMCL_CONFIG(kind, name, member, default_value, doc)                                       \
-    CHECK(text.str().find("`USMCL_" #name "`") != std::string::npos);
-#include "support/config.def"
-}
 
 TEST_CASE("configuration values parse, bad ones are reported and ignored") {
     environment = {{"USMCL_DEBUG", "api,usm"}, {"USMCL_NUMA_DOMAINS", "1"}};
