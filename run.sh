@@ -4,10 +4,11 @@
 #   ./run.sh demo   install what is missing, build, and run the demo:
 #                   clinfo restricted to usmcl, then the sample programs
 #                   (hello_usmcl, usm_samples), all through the ICD loader
-#   ./run.sh test   install what is missing, build, and run the whole test suite
+#   ./run.sh test   install what is missing (dpctl from PyPI into the build
+#                   folder too), build, and run the whole test suite
 #   ./run.sh conformance   also install piglit, and run the conformance suite
 #                   (conformance/: the USM conformance program, piglit's OpenCL
-#                   profile, pyopencl's test suite)
+#                   profile, pyopencl's test suite, dpctl)
 #
 # Environment: BUILD_DIR (default: build), MESON_ARGS (extra meson setup options).
 set -euo pipefail
@@ -25,6 +26,7 @@ packages=(
     clang-19 llvm-19-dev llvm-19-tools libclang-19-dev libclang-cpp19-dev
     spirv-headers spirv-tools
     python3-pyopencl python-pyopencl-doc python3-pytest python3-scipy
+    python3-venv
 )
 # piglit's OpenCL profile (conformance/piglit): 2 GB installed, almost all of
 # it OpenGL tests, so only `./run.sh conformance` installs it; without it the
@@ -32,7 +34,7 @@ packages=(
 conformance_packages=(piglit)
 
 usage() {
-    sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 2
 }
 
@@ -78,6 +80,19 @@ run_demo() {
     OCL_ICD_VENDORS="$(icd_dir)" "$build_dir/examples/usm_samples"
 }
 
+# dpctl (Intel's SYCL runtime with dpctl.tensor, from PyPI: about 240 MB) in
+# a virtual environment of the build folder, for conformance/dpctl.
+install_dpctl() {
+    local venv="$build_dir/venv-dpctl"
+    if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -c "import dpctl" 2>/dev/null; then
+        echo "==> installing dpctl 0.21.1 from PyPI into $venv"
+        /usr/bin/python3 -m venv --system-site-packages "$venv"
+        "$venv/bin/pip" install -q --disable-pip-version-check dpctl==0.21.1
+    fi
+    USMCL_TEST_DPCTL_PYTHON="$(cd "$venv" && pwd)/bin/python"
+    export USMCL_TEST_DPCTL_PYTHON
+}
+
 run_tests() {
     echo "==> meson test"
     local log status=0
@@ -99,9 +114,9 @@ run_conformance() {
 
 case "$mode" in
 demo) install_missing_packages; build; run_demo ;;
-test) install_missing_packages; build; run_tests ;;
+test) install_missing_packages; build; install_dpctl; run_tests ;;
 conformance)
     packages+=("${conformance_packages[@]}")
-    install_missing_packages; build; run_conformance ;;
+    install_missing_packages; build; install_dpctl; run_conformance ;;
 *) usage ;;
 esac

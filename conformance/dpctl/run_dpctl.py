@@ -14,7 +14,8 @@ format); a build log in an error is printed in full.
 
 The Python that runs dpctl: --python, else $USMCL_TEST_DPCTL_PYTHON, else python3.
 Exit status: 0 when every result is a pass or as listed, 1 otherwise, 2 on a
-usage error, 77 when that Python cannot import dpctl.tensor.
+usage error, 77 when python3 (the default) cannot import dpctl.tensor; a
+Python named by --python or $USMCL_TEST_DPCTL_PYTHON that cannot is a failure.
 """
 
 import argparse
@@ -128,6 +129,11 @@ def main():
     args = parser.parse_args()
 
     if not can_import_dpctl(args.python):
+        # Named explicitly (run.sh installs dpctl for it), a Python without
+        # dpctl is a failure; only the default python3 may lack it.
+        if os.environ.get('USMCL_TEST_DPCTL_PYTHON') or args.python != 'python3':
+            print('dpctl.tensor cannot be imported by %s' % args.python)
+            return 1
         print('dpctl.tensor cannot be imported by %s: skipped' % args.python)
         return SKIP_EXIT
     expected, errors = expectations.load_expectations(args.expectations, STATUSES)

@@ -1,5 +1,8 @@
 // Work-group collective functions (OpenCL C 3.0, 6.15.16): broadcast,
-// reduce and inclusive/exclusive scan with add, min and max, all and any.
+// reduce and inclusive/exclusive scan with add, min and max, all and any;
+// and those of cl_khr_work_group_uniform_arithmetic: mul on every type, and,
+// or and xor on the integer types, logical_and, logical_or and logical_xor
+// on int (0 or 1 whatever the operands' values).
 //
 // A work-group runs on one thread, its work-items in loops between
 // barriers. Each function is three steps around two barriers:
@@ -106,16 +109,45 @@ static size_t wg_size(void) {
   WG_REDUCE_SCAN(T, max, WG_MAX, MIN_VALUE)                                    \
   WG_BROADCAST(T)
 
-WG_TYPE(int, INT_MIN, INT_MAX)
-WG_TYPE(uint, 0u, UINT_MAX)
-WG_TYPE(long, LONG_MIN, LONG_MAX)
-WG_TYPE(ulong, 0ul, ULONG_MAX)
+#define WG_MUL(a, b) ((a) * (b))
+#define WG_AND(a, b) ((a) & (b))
+#define WG_OR(a, b) ((a) | (b))
+#define WG_XOR(a, b) ((a) ^ (b))
+
+// cl_khr_work_group_uniform_arithmetic on the integer types.
+#define WG_INTEGER_TYPE(T, MIN_VALUE, MAX_VALUE)                               \
+  WG_TYPE(T, MIN_VALUE, MAX_VALUE)                                             \
+  WG_REDUCE_SCAN(T, mul, WG_MUL, (T)1)                                         \
+  WG_REDUCE_SCAN(T, and, WG_AND, (T)~(T)0)                                     \
+  WG_REDUCE_SCAN(T, or, WG_OR, (T)0)                                           \
+  WG_REDUCE_SCAN(T, xor, WG_XOR, (T)0)
+
+WG_INTEGER_TYPE(int, INT_MIN, INT_MAX)
+WG_INTEGER_TYPE(uint, 0u, UINT_MAX)
+WG_INTEGER_TYPE(long, LONG_MIN, LONG_MAX)
+WG_INTEGER_TYPE(ulong, 0ul, ULONG_MAX)
+WG_REDUCE_SCAN(float, mul, WG_MUL, 1.0f)
+WG_REDUCE_SCAN(double, mul, WG_MUL, 1.0)
+WG_REDUCE_SCAN(half, mul, WG_MUL, (half)1.0f)
+
+// The logical operations: the bitwise ones on 0 or 1.
+#define WG_LOGICAL(OP)                                                         \
+  OVERLOAD int work_group_reduce_logical_##OP(int x) {                         \
+    return work_group_reduce_##OP((int)(x != 0));                              \
+  }                                                                            \
+  OVERLOAD int work_group_scan_inclusive_logical_##OP(int x) {                 \
+    return work_group_scan_inclusive_##OP((int)(x != 0));                      \
+  }                                                                            \
+  OVERLOAD int work_group_scan_exclusive_logical_##OP(int x) {                 \
+    return work_group_scan_exclusive_##OP((int)(x != 0));                      \
+  }
+WG_LOGICAL(and)
+WG_LOGICAL(or)
+WG_LOGICAL(xor)
 WG_TYPE(float, -INFINITY, INFINITY)
 WG_TYPE(double, -(double)INFINITY, (double)INFINITY)
 WG_TYPE(half, -(half)INFINITY, (half)INFINITY)
 
-#define WG_AND(a, b) ((a) & (b))
-#define WG_OR(a, b) ((a) | (b))
 #define WG_PREDICATE(NAME, OP)                                                 \
   OVERLOAD int work_group_##NAME(int predicate) {                              \
     __local ulong *s = __kc_work_group_scratch();                              \

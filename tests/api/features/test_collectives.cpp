@@ -329,3 +329,98 @@ void reqd(__global const int* in, __global int* out) {
         CHECK(got[i] == e.out[11 * i + 6] + e.out[11 * i + 2]);
     }
 }
+
+// The uniform arithmetic of SPV_KHR_uniform_group_instructions, which SPIR-V
+// producers (DPC++'s reductions) emit: the library defines the functions of
+// cl_khr_work_group_uniform_arithmetic. The device does not report that
+// extension (Clang 19 has no declarations of them for OpenCL C), so this
+// kernel declares them itself; the names mangle as the SPIR-V reader's
+// calls do.
+TEST_CASE("work-group uniform arithmetic: mul, and, or, xor, logical", "[collectives]") {
+    Fixture f;
+    const char* const uniform_source = R"CLC(
+#define DECLARE(T, OP) \
+    T __attribute__((overloadable)) work_group_reduce_##OP(T); \
+    T __attribute__((overloadable)) work_group_scan_inclusive_##OP(T); \
+    T __attribute__((overloadable)) work_group_scan_exclusive_##OP(T);
+DECLARE(uint, mul) DECLARE(double, mul) DECLARE(uint, and) DECLARE(uint, or) DECLARE(uint, xor)
+DECLARE(int, logical_and) DECLARE(int, logical_or) DECLARE(int, logical_xor)
+__kernel void uniform(__global const uint* in, __global uint* out, __global double* products) {
+    size_t id = get_global_id(0);
+    uint x = in[id];
+    __global uint* o = out + 12 * id;
+    o[0] = work_group_reduce_mul(x);
+    o[1] = work_group_scan_inclusive_mul(x);
+    o[2] = work_group_scan_exclusive_mul(x);
+    o[3] = work_group_reduce_and(x);
+    o[4] = work_group_reduce_or(x);
+    o[5] = work_group_reduce_xor(x);
+    o[6] = work_group_scan_inclusive_xor(x);
+    o[7] = work_group_scan_exclusive_or(x);
+    o[8] = work_group_reduce_logical_and((int)(x & 4));
+    o[9] = work_group_reduce_logical_or((int)(x & 64));
+    o[10] = work_group_reduce_logical_xor((int)(x & 2));
+    o[11] = work_group_scan_inclusive_logical_xor((int)(x & 2));
+    double d = (x & 1) ? 2.0 : 0.5;
+    products[2 * id] = work_group_reduce_mul(d);
+    products[2 * id + 1] = work_group_scan_exclusive_mul(d);
+}
+)CLC";
+    ProgramPtr program = f.build(uniform_source, "-cl-std=CL3.0");
+    KernelPtr kernel = make_kernel(program.get(), "uniform");
+    const size_t global = 100, local = 32; // last group 4
+    std::vector<cl_uint> in(global);
+    for (size_t i = 0; i < global; ++i)
+        in[i] = static_cast<cl_uint>((i * 37 + 11) % 29) + 1;
+    MemPtr in_buffer = make_buffer(f.ctx(), in);
+    MemPtr out = make_buffer<cl_uint>(f.ctx(), 12 * global);
+    MemPtr products = make_buffer<cl_double>(f.ctx(), 2 * global);
+    set_arg(kernel.get(), 0, in_buffer);
+    set_arg(kernel.get(), 1, out);
+    set_arg(kernel.get(), 2, products);
+    run_1d(f.q(), kernel.get(), global, local);
+    const auto got = read_buffer<cl_uint>(f.q(), out.get(), 12 * global);
+    const auto got_products = read_buffer<cl_double>(f.q(), products.get(), 2 * global);
+    for (size_t first = 0; first < global; first += local) {
+        const size_t n = std::min(local, global - first);
+        cl_uint mul = 1, all_and = ~0u, all_or = 0, all_xor = 0;
+        int land = 1, lor = 0, lxor = 0;
+        double product = 1;
+        for (size_t j = first; j < first + n; ++j) {
+            mul *= in[j];
+            all_and &= in[j];
+            all_or |= in[j];
+            all_xor ^= in[j];
+            land = land && (in[j] & 4) != 0;
+            lor = lor || (in[j] & 64) != 0;
+            lxor ^= (in[j] & 2) != 0;
+            product *= (in[j] & 1) ? 2.0 : 0.5;
+        }
+        cl_uint running_mul = 1, running_xor = 0, running_or = 0;
+        int running_lxor = 0;
+        double running_product = 1;
+        for (size_t i = first; i < first + n; ++i) {
+            INFO("work-item " << i);
+            const cl_uint* o = &got[12 * i];
+            CHECK(o[0] == mul);
+            CHECK(o[2] == running_mul);
+            running_mul *= in[i];
+            CHECK(o[1] == running_mul);
+            CHECK(o[3] == all_and);
+            CHECK(o[4] == all_or);
+            CHECK(o[5] == all_xor);
+            CHECK(o[7] == running_or);
+            running_or |= in[i];
+            running_xor ^= in[i];
+            CHECK(o[6] == running_xor);
+            CHECK(o[8] == static_cast<cl_uint>(land));
+            CHECK(o[9] == static_cast<cl_uint>(lor));
+            CHECK(o[10] == static_cast<cl_uint>(lxor));
+            running_lxor ^= (in[i] & 2) != 0;
+            CHECK(o[11] == static_cast<cl_uint>(running_lxor));
+            CHECK(got_products[2 * i] == product);
+            CHECK(got_products[2 * i + 1] == running_product);
+            running_product *= (in[i] & 1) ? 2.0 : 0.5;
+        }
+    }
+}
