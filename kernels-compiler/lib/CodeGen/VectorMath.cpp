@@ -37,7 +37,7 @@ struct MathFunction {
 // float; the limit is 2). A function whose vector form misses the OpenCL C
 // full-profile limit for one type has that type switched off: float log
 // (3.9 ULPs in conformance/math, limit 3), exp10 (3.7) and log10 (3.2, in
-// tests/unit/compiler/vector_math_test.cpp); those three have float
+// tests/unit/compiler/test_vector_math.cpp); those three have float
 // variants of our own, through their double variants.
 constexpr MathFunction Functions[] = {
     {"sin", 1, true, true, true},    {"cos", 1, true, true, true},
