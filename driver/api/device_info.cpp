@@ -22,6 +22,8 @@ constexpr cl_device_fp_config double_fp_config =
     caps::fp64 ? (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                   CL_FP_ROUND_TO_INF | CL_FP_FMA)
                : 0;
+constexpr cl_device_fp_config half_fp_config =
+    caps::fp16 ? (CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_FMA) : 0;
 constexpr bool little_endian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 
 // The partition schemes a device supports; {0} when it cannot be split.
@@ -89,7 +91,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE: return out.scalar<cl_uint>(128);
     case CL_DEVICE_SINGLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(single_fp_config);
     case CL_DEVICE_DOUBLE_FP_CONFIG: return out.scalar<cl_device_fp_config>(double_fp_config);
-    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(0);
+    case CL_DEVICE_HALF_FP_CONFIG: return out.scalar<cl_device_fp_config>(half_fp_config);
     case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE: return out.scalar<cl_device_mem_cache_type>(CL_READ_WRITE_CACHE);
     case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE: return out.scalar<cl_uint>(d.global_mem_cacheline_size);
     case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE: return out.scalar<cl_ulong>(d.global_mem_cache_size);

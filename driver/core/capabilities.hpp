@@ -66,6 +66,10 @@ inline constexpr bool read_write_images = opencl_c_feature_enabled("__opencl_c_r
 // Double precision (cl_khr_fp64 and __opencl_c_fp64 in device_features.def):
 // IEEE 754 binary64 on the host's FPU, FMA and denormals included.
 inline constexpr bool fp64 = true;
+// Half precision (cl_khr_fp16): computed in float and rounded to half once,
+// denormals and infinities kept, round to nearest even; fma is correctly
+// rounded (kernels-compiler/builtins/half.cl).
+inline constexpr bool fp16 = extension_enabled("cl_khr_fp16");
 // Host queues: in-order and out-of-order, with profiling.
 inline constexpr cl_command_queue_properties queue_on_host_properties =
     CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;

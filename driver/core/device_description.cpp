@@ -53,8 +53,9 @@ void describe_vectors(const cpu::IsaInfo& isa, DeviceDescription& d) {
         d.native_vector_widths[5] = 0;
         d.preferred_vector_widths[5] = 0;
     }
-    d.native_vector_widths[6] = 0; // no cl_khr_fp16
-    d.preferred_vector_widths[6] = 0;
+    // half is computed in float lanes: as many as floats.
+    d.native_vector_widths[6] = capabilities::fp16 ? d.native_vector_widths[4] : 0;
+    d.preferred_vector_widths[6] = d.native_vector_widths[6];
 }
 
 // A stable identity for the device: FNV-1a over the CPU model and the

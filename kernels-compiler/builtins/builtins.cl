@@ -11,6 +11,8 @@
 #include "images.cl"
 #include "integer.cl"
 #include "math.cl"
+// After the float functions it calls, before the users of its own.
+#include "half.cl"
 #include "relational.cl"
 #include "shuffle.cl"
 #include "subgroups.cl"

@@ -521,6 +521,58 @@ WRITES(2d_rw, IMG_2D("rw"), int2, "Dv2_i", "Dv4_i", 2, false)
 WRITES(2da_rw, IMG_2DA("rw"), int4, "Dv4_i", "S0_", 2, true)
 WRITES(3d_rw, IMG_3D("rw"), int4, "Dv4_i", "S0_", 3, false)
 
+// --- read_imageh and write_imageh (cl_khr_fp16): read_imagef's value
+// rounded to half, write_imagef of the half color (exact in float).
+#define READH_PLAIN(Id, Img, IT, IM, Dims, Array)                              \
+  half4 __kc_readh_p_##Id(ImageDesc D, IT C) __asm__("_Z11read_imageh" Img IM); \
+  half4 __kc_readh_p_##Id(ImageDesc D, IT C) {                                 \
+    return __builtin_convertvector(                                            \
+        texelF(D, plainIndex(D, toI4_##IT(C), Dims, Array)), half4);           \
+  }
+#define READH_SAMPLED(Id, Img, FT, FM, IT, IM, Dims, Array)                    \
+  half4 __kc_readh_s_##Id(ImageDesc D, __constant void *S, FT C)               \
+      __asm__("_Z11read_imageh" Img SAMPLER FM);                               \
+  half4 __kc_readh_s_##Id(ImageDesc D, __constant void *S, FT C) {             \
+    return __builtin_convertvector(                                            \
+        sampleF(D, samplerBits(S), toF4_##FT(C), Dims, Array), half4);         \
+  }                                                                            \
+  half4 __kc_readh_si_##Id(ImageDesc D, __constant void *S, IT C)              \
+      __asm__("_Z11read_imageh" Img SAMPLER IM);                               \
+  half4 __kc_readh_si_##Id(ImageDesc D, __constant void *S, IT C) {            \
+    return __builtin_convertvector(                                            \
+        texelF(D, integerIndex(D, samplerBits(S), toI4_##IT(C), Dims, Array)), \
+        half4);                                                                \
+  }                                                                            \
+  READH_PLAIN(Id, Img, IT, IM, Dims, Array)
+FOR_SAMPLED_IMAGES(READH_SAMPLED)
+READH_PLAIN(1db, IMG_1DB("ro"), int, "i", 1, false)
+READH_PLAIN(1d_rw, IMG_1D("rw"), int, "i", 1, false)
+READH_PLAIN(1db_rw, IMG_1DB("rw"), int, "i", 1, false)
+READH_PLAIN(1da_rw, IMG_1DA("rw"), int2, "Dv2_i", 1, true)
+READH_PLAIN(2d_rw, IMG_2D("rw"), int2, "Dv2_i", 2, false)
+READH_PLAIN(2da_rw, IMG_2DA("rw"), int4, "Dv4_i", 2, true)
+READH_PLAIN(3d_rw, IMG_3D("rw"), int4, "Dv4_i", 3, false)
+
+#define WRITEH(Id, Img, CoordT, Coord, Dims, Array)                            \
+  void __kc_writeh_##Id(ImageDesc D, CoordT C, half4 Color)                    \
+      __asm__("_Z12write_imageh" Img Coord "Dv4_Dh");                          \
+  void __kc_writeh_##Id(ImageDesc D, CoordT C, half4 Color) {                  \
+    writeF(D, plainIndex(D, toI4_##CoordT(C), Dims, Array),                    \
+           __builtin_convertvector(Color, float4));                            \
+  }
+WRITEH(1d, IMG_1D("wo"), int, "i", 1, false)
+WRITEH(1db, IMG_1DB("wo"), int, "i", 1, false)
+WRITEH(1da, IMG_1DA("wo"), int2, "Dv2_i", 1, true)
+WRITEH(2d, IMG_2D("wo"), int2, "Dv2_i", 2, false)
+WRITEH(2da, IMG_2DA("wo"), int4, "Dv4_i", 2, true)
+WRITEH(3d, IMG_3D("wo"), int4, "Dv4_i", 3, false)
+WRITEH(1d_rw, IMG_1D("rw"), int, "i", 1, false)
+WRITEH(1db_rw, IMG_1DB("rw"), int, "i", 1, false)
+WRITEH(1da_rw, IMG_1DA("rw"), int2, "Dv2_i", 1, true)
+WRITEH(2d_rw, IMG_2D("rw"), int2, "Dv2_i", 2, false)
+WRITEH(2da_rw, IMG_2DA("rw"), int4, "Dv4_i", 2, true)
+WRITEH(3d_rw, IMG_3D("rw"), int4, "Dv4_i", 3, false)
+
 // --- queries, for read-only, write-only and read-write images of every type.
 
 #define QUERY(Name, Mangled, R, Id, Img, Expr)                                 \

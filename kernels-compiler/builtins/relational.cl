@@ -22,12 +22,14 @@
     return (as_##I##N(x) & ABS_MASK_##T) > EXP_MASK_##T;                       \
   }                                                                            \
   OVERLOAD R isnormal(T##N x) {                                             \
-    return ((as_##I##N(x) & EXP_MASK_##T) != 0) &                              \
+    return ((as_##I##N(x) & EXP_MASK_##T) != (I)0) &                              \
            ((as_##I##N(x) & EXP_MASK_##T) != EXP_MASK_##T);                    \
   }                                                                            \
-  OVERLOAD R signbit(T##N x) { return as_##I##N(x) < 0; }
+  OVERLOAD R signbit(T##N x) { return as_##I##N(x) < (I)0; }
 #define ABS_MASK_float 0x7fffffff
 #define EXP_MASK_float 0x7f800000
+#define ABS_MASK_half ((short)0x7fff)
+#define EXP_MASK_half ((short)0x7c00)
 #define ABS_MASK_double 0x7fffffffffffffffl
 #define EXP_MASK_double 0x7ff0000000000000l
 // R: the result type. The scalar forms return int for every type (double
@@ -39,6 +41,7 @@
   COMPARE_W(T, I, I##4, 4)                                                     \
   COMPARE_W(T, I, I##8, 8)                                                     \
   COMPARE_W(T, I, I##16, 16)
+COMPARE(half, short)
 COMPARE(float, int)
 COMPARE(double, long)
 
@@ -96,5 +99,6 @@ SELECT(int, int, uint)
 SELECT(uint, int, uint)
 SELECT(long, long, ulong)
 SELECT(ulong, long, ulong)
+SELECT(half, short, ushort)
 SELECT(float, int, uint)
 SELECT(double, long, ulong)

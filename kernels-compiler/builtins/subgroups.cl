@@ -41,6 +41,7 @@ SG_EXCHANGE_VECTORS(long)
 SG_EXCHANGE_VECTORS(ulong)
 SG_EXCHANGE_VECTORS(float)
 SG_EXCHANGE_VECTORS(double)
+SG_EXCHANGE_VECTORS(half)
 
 static uint sg_group_items(void) {
   return (uint)(get_local_size(0) * get_local_size(1) * get_local_size(2));
@@ -134,6 +135,7 @@ SG_INT_FOLDS(ulong, 0, ULONG_MAX)
 
 SG_FLOAT_FOLDS(float)
 SG_FLOAT_FOLDS(double)
+SG_FLOAT_FOLDS(half)
 
 OVERLOAD int sub_group_all(int predicate) {
   __private int *S = SG_SLOTS(predicate);
@@ -194,6 +196,7 @@ SG_ALL_MOVES(long)
 SG_ALL_MOVES(ulong)
 SG_ALL_MOVES(float)
 SG_ALL_MOVES(double)
+SG_ALL_MOVES(half)
 
 // cl_intel_subgroups: the shuffles take the lane modulo the sub-group size;
 // shuffle_down and shuffle_up reach into a second value past either end of
@@ -340,6 +343,7 @@ SG_CLUSTER_INT(ulong, 0, ULONG_MAX)
 
 SG_CLUSTER_FLOAT(float)
 SG_CLUSTER_FLOAT(double)
+SG_CLUSTER_FLOAT(half)
 
 SG_CLUSTER_REDUCE(int, logical_and, 1, SG_LAND)
 SG_CLUSTER_REDUCE(int, logical_or, 0, SG_LOR)

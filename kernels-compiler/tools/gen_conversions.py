@@ -20,7 +20,7 @@ INTS = {  # name: (bits, signed, min, max)
     'long': (64, True, 'LONG_MIN', 'LONG_MAX'),
     'ulong': (64, False, '0', 'ULONG_MAX'),
 }
-FLOATS = {'float': 24, 'double': 53}  # mantissa bits
+FLOATS = {'half': 11, 'float': 24, 'double': 53}  # mantissa bits
 TYPES = list(INTS) + list(FLOATS)
 WIDTHS = ['', '2', '3', '4', '8', '16']
 ROUNDINGS = ['', '_rte', '_rtz', '_rtp', '_rtn']
@@ -97,6 +97,39 @@ static float double_to_float_rtn(double d) {
     f = nextafter(f, -(float)INFINITY);
   return f;
 }
+
+// Every double, float and integer to half with directed rounding, the same
+// way (past the largest half, the nearest is infinity and the step back
+// gives HALF_MAX). An integer is exact in double up to 2^53, and beyond
+// 65520 (where half overflows) its rounding to double changes nothing.
+static half double_to_half_rtz(double d) {
+  half h = (half)d;
+  if (!isnan(d) && fabs((double)h) > fabs(d))
+    h = nextafter(h, (half)0);
+  return h;
+}
+static half double_to_half_rtp(double d) {
+  half h = (half)d;
+  if (!isnan(d) && (double)h < d)
+    h = nextafter(h, (half)INFINITY);
+  return h;
+}
+static half double_to_half_rtn(double d) {
+  half h = (half)d;
+  if (!isnan(d) && (double)h > d)
+    h = nextafter(h, -(half)INFINITY);
+  return h;
+}
+#define INT_TO_HALF(NAME)                                                      \
+  static half signed_to_half_##NAME(long x) {                                  \
+    return double_to_half_##NAME((double)x);                                   \
+  }                                                                            \
+  static half unsigned_to_half_##NAME(ulong x) {                               \
+    return double_to_half_##NAME((double)x);                                   \
+  }
+INT_TO_HALF(rtz)
+INT_TO_HALF(rtp)
+INT_TO_HALF(rtn)
 '''
 
 
@@ -128,6 +161,8 @@ def scalar_body(dst, src, sat, rnd):
     # floating point to floating point
     if dst == 'float' and src == 'double' and rnd not in ('', '_rte'):
         return f'double_to_float_{rnd[1:]}(x)'
+    if dst == 'half' and src != 'half' and rnd not in ('', '_rte'):
+        return f'double_to_half_{rnd[1:]}((double)x)'
     return f'({dst})x'
 
 
@@ -142,7 +177,7 @@ def plain_vector(dst, src, sat, rnd):
     if src in INTS:
         bits = INTS[src][0]
         return rnd in ('', '_rte') or bits <= FLOATS[dst]
-    return rnd in ('', '_rte') or dst == 'double' or src == dst
+    return rnd in ('', '_rte') or FLOATS[dst] >= FLOATS[src]
 
 
 def main():

@@ -41,7 +41,8 @@ kc::DeviceTarget fullTarget() {
                   "cl_khr_subgroup_shuffle",
                   "cl_khr_subgroup_shuffle_relative",
                   "cl_khr_subgroup_extended_types",
-                  "cl_khr_subgroup_clustered_reduce"};
+                  "cl_khr_subgroup_clustered_reduce",
+                  "cl_khr_fp16"};
   T.OpenCLCFeatures = {"__opencl_c_int64",
                        "__opencl_c_subgroups",
                        "__opencl_c_fp64",

@@ -299,8 +299,16 @@ TEST_CASE("floating-point capabilities", "[device_info]") {
     } else {
         CHECK(double_config == 0);
     }
-    if (!has(extensions, "cl_khr_fp16"))
-        CHECK(device_info<cl_device_fp_config>(id, CL_DEVICE_HALF_FP_CONFIG) == 0);
+    const auto half_config = device_info<cl_device_fp_config>(id, CL_DEVICE_HALF_FP_CONFIG);
+    if (has(extensions, "cl_khr_fp16")) {
+        // cl_khr_fp16's minimum is round to zero or to nearest, with
+        // infinities and NaNs; usmcl rounds to nearest and keeps denormals.
+        constexpr cl_device_fp_config usmcl_half =
+            CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA;
+        CHECK(half_config == usmcl_half);
+    } else {
+        CHECK(half_config == 0);
+    }
 }
 
 TEST_CASE("image limits follow CL_DEVICE_IMAGE_SUPPORT", "[device_info]") {

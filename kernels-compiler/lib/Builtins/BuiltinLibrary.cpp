@@ -101,22 +101,32 @@ const llvm::StringSet<> &hostLibraryNames() {
     for (const char *Name :
          {"lgamma_r", "lgammaf_r", "memcpy", "memmove", "memset"})
       S.insert(Name);
+    // The half conversions the code generator calls where the CPU has no
+    // instruction for them (double to half always; float to and from half
+    // without F16C): libgcc's, since GCC 12.
+    for (const char *Name :
+         {"__extendhfsf2", "__extendhfdf2", "__truncsfhf2", "__truncdfhf2"})
+      S.insert(Name);
     return S;
   }();
   return Names;
 }
 
-// Where a host library function is in this process. libm is asked by name:
-// an application need not link it, and the ICD loader opens the driver
-// without RTLD_GLOBAL, so libm (loaded for this library) may be invisible
-// to a global lookup. The C library always is.
+// Where a host library function is in this process. libm and libgcc_s are
+// asked by name: an application need not link them, and the ICD loader
+// opens the driver without RTLD_GLOBAL, so they (loaded for this library)
+// may be invisible to a global lookup. The C library always is.
+void *openLibrary(const char *Soname) {
+  void *Handle = dlopen(Soname, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  return Handle ? Handle : dlopen(Soname, RTLD_NOW | RTLD_LOCAL);
+}
 void *hostAddress(const char *Name) {
-  static void *const LibM = [] {
-    void *Handle = dlopen(LIBM_SO, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    return Handle ? Handle : dlopen(LIBM_SO, RTLD_NOW | RTLD_LOCAL);
-  }();
-  void *Address = LibM ? dlsym(LibM, Name) : nullptr;
-  return Address ? Address : dlsym(RTLD_DEFAULT, Name);
+  static void *const LibM = openLibrary(LIBM_SO);
+  static void *const LibGcc = openLibrary("libgcc_s.so.1");
+  for (void *Library : {LibM, LibGcc})
+    if (void *Address = Library ? dlsym(Library, Name) : nullptr)
+      return Address;
+  return dlsym(RTLD_DEFAULT, Name);
 }
 
 } // namespace
