@@ -77,49 +77,33 @@ INT_TO_FP(double, rtz)
 INT_TO_FP(double, rtp)
 INT_TO_FP(double, rtn)
 
-// double to float with directed rounding: round to nearest, then step
-// toward the requested direction when that went the wrong way.
-static float double_to_float_rtz(double d) {
-  float f = (float)d;
-  if (!isnan(d) && fabs((double)f) > fabs(d))
-    f = nextafter(f, 0.0f);
-  return f;
-}
-static float double_to_float_rtp(double d) {
-  float f = (float)d;
-  if (!isnan(d) && (double)f < d)
-    f = nextafter(f, (float)INFINITY);
-  return f;
-}
-static float double_to_float_rtn(double d) {
-  float f = (float)d;
-  if (!isnan(d) && (double)f > d)
-    f = nextafter(f, -(float)INFINITY);
-  return f;
-}
-
-// Every double, float and integer to half with directed rounding, the same
-// way (past the largest half, the nearest is infinity and the step back
-// gives HALF_MAX). An integer is exact in double up to 2^53, and beyond
-// 65520 (where half overflows) its rounding to double changes nothing.
-static half double_to_half_rtz(double d) {
-  half h = (half)d;
-  if (!isnan(d) && fabs((double)h) > fabs(d))
-    h = nextafter(h, (half)0);
-  return h;
-}
-static half double_to_half_rtp(double d) {
-  half h = (half)d;
-  if (!isnan(d) && (double)h < d)
-    h = nextafter(h, (half)INFINITY);
-  return h;
-}
-static half double_to_half_rtn(double d) {
-  half h = (half)d;
-  if (!isnan(d) && (double)h > d)
-    h = nextafter(h, -(half)INFINITY);
-  return h;
-}
+// double to float or half with directed rounding: round to nearest, then
+// step toward the requested direction when that went the wrong way (past
+// the largest finite value the nearest is infinity, and the step back gives
+// that value). Floats and integers reach half through double: an integer is
+// exact in double up to 2^53, and beyond 65520 (where half overflows) its
+// rounding to double changes nothing.
+#define DIRECTED_FROM_DOUBLE(T)                                                \
+  static T double_to_##T##_rtz(double d) {                                     \
+    T r = (T)d;                                                                \
+    if (!isnan(d) && fabs((double)r) > fabs(d))                                \
+      r = nextafter(r, (T)0);                                                  \
+    return r;                                                                  \
+  }                                                                            \
+  static T double_to_##T##_rtp(double d) {                                     \
+    T r = (T)d;                                                                \
+    if (!isnan(d) && (double)r < d)                                            \
+      r = nextafter(r, (T)INFINITY);                                           \
+    return r;                                                                  \
+  }                                                                            \
+  static T double_to_##T##_rtn(double d) {                                     \
+    T r = (T)d;                                                                \
+    if (!isnan(d) && (double)r > d)                                            \
+      r = nextafter(r, -(T)INFINITY);                                          \
+    return r;                                                                  \
+  }
+DIRECTED_FROM_DOUBLE(float)
+DIRECTED_FROM_DOUBLE(half)
 #define INT_TO_HALF(NAME)                                                      \
   static half signed_to_half_##NAME(long x) {                                  \
     return double_to_half_##NAME((double)x);                                   \

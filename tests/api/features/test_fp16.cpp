@@ -11,6 +11,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <string>
@@ -103,6 +104,20 @@ std::vector<half_bits> random_halves(size_t count, unsigned seed) {
 
 bool same_half(half_bits got, half_bits expected) {
     return got == expected || (is_nan(got) && is_nan(expected));
+}
+
+// Builds source and runs its kernel name with one work-item per half value:
+// argument 0 is every half in order, the outputs follow.
+void run_on_every_half(const Fixture& f, const std::string& source, const char* name,
+                       std::initializer_list<cl_mem> outputs) {
+    MemPtr in = make_buffer(f.ctx(), every_half());
+    ProgramPtr program = f.build(source);
+    KernelPtr kernel = make_kernel(program.get(), name);
+    set_arg(kernel.get(), 0, in);
+    cl_uint index = 1;
+    for (cl_mem out : outputs)
+        set_arg(kernel.get(), index++, out);
+    run_1d(f.q(), kernel.get(), 65536);
 }
 
 const char* const arithmetic_source = R"CLC(
@@ -296,13 +311,8 @@ TEST_CASE("half math builtins are within the spec's ULP bounds for every half", 
     source += "}\n";
     const std::vector<half_bits> all = every_half();
     const size_t n = all.size(), functions = std::size(unary_cases);
-    MemPtr in = make_buffer(f.ctx(), all);
     MemPtr out = make_buffer<half_bits>(f.ctx(), functions * n);
-    ProgramPtr program = f.build(source);
-    KernelPtr kernel = make_kernel(program.get(), "math");
-    set_arg(kernel.get(), 0, in);
-    set_arg(kernel.get(), 1, out);
-    run_1d(f.q(), kernel.get(), n);
+    run_on_every_half(f, source, "math", {out.get()});
     const auto r = read_buffer<half_bits>(f.q(), out.get(), functions * n);
     for (size_t k = 0; k < functions; ++k) {
         const UnaryCase& c = unary_cases[k];
@@ -345,15 +355,9 @@ __kernel void classify(__global const half* a, __global int* scalar, __global sh
 )CLC";
     const std::vector<half_bits> all = every_half();
     const size_t n = all.size();
-    MemPtr in = make_buffer(f.ctx(), all);
     MemPtr scalar = make_buffer<cl_int>(f.ctx(), 8 * n);
     MemPtr vector = make_buffer<cl_short>(f.ctx(), 4 * n);
-    ProgramPtr program = f.build(source);
-    KernelPtr kernel = make_kernel(program.get(), "classify");
-    set_arg(kernel.get(), 0, in);
-    set_arg(kernel.get(), 1, scalar);
-    set_arg(kernel.get(), 2, vector);
-    run_1d(f.q(), kernel.get(), n);
+    run_on_every_half(f, source, "classify", {scalar.get(), vector.get()});
     const auto s = read_buffer<cl_int>(f.q(), scalar.get(), 8 * n);
     const auto v = read_buffer<cl_short>(f.q(), vector.get(), 4 * n);
     size_t wrong = 0;
@@ -521,15 +525,9 @@ __kernel void format(__global const half* a, __global half* out, __global int* i
 )CLC";
     const std::vector<half_bits> all = every_half();
     const size_t n = all.size();
-    MemPtr in = make_buffer(f.ctx(), all);
     MemPtr out = make_buffer<half_bits>(f.ctx(), 6 * n);
     MemPtr ints = make_buffer<cl_int>(f.ctx(), 2 * n);
-    ProgramPtr program = f.build(source);
-    KernelPtr kernel = make_kernel(program.get(), "format");
-    set_arg(kernel.get(), 0, in);
-    set_arg(kernel.get(), 1, out);
-    set_arg(kernel.get(), 2, ints);
-    run_1d(f.q(), kernel.get(), n);
+    run_on_every_half(f, source, "format", {out.get(), ints.get()});
     const auto r = read_buffer<half_bits>(f.q(), out.get(), 6 * n);
     const auto ri = read_buffer<cl_int>(f.q(), ints.get(), 2 * n);
     size_t wrong = 0;
