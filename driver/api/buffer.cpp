@@ -5,6 +5,7 @@
 #include "api/entrypoints.hpp"
 #include "api/info_writer.hpp"
 #include "api/mem_validate.hpp"
+#include "api/migration_counters.hpp"
 #include "core/mem_object.hpp"
 
 namespace usmcl::api {
@@ -170,23 +171,16 @@ cl_int CL_API_CALL clGetMemObjectMigrationCountersUSMCL(cl_mem memobj, cl_uint n
     return guarded(__func__, [&]() -> Status {
         core::MemObject* object = core::MemObject::from_handle(memobj);
         USMCL_CHECK(object, CL_INVALID_MEM_OBJECT, "not a memory object");
-        USMCL_CHECK(values || num_values == 0, CL_INVALID_VALUE, "values is NULL");
-        USMCL_CHECK(values || num_values_ret, CL_INVALID_VALUE,
-                    "values and num_values_ret are NULL");
         memory::Storage::Planned p;
         {
             std::lock_guard lock(object->storage_mutex());
             p = object->storage().planned();
         }
-        const cl_ulong all[CL_MIGRATION_COUNTERS_USMCL] = {
-            p.bytes_from_host,        p.bytes_to_host,         p.bytes_between_devices,
-            p.bytes_between_devices,  p.copies_from_host,      p.copies_to_host,
-            p.copies_between_devices, p.copies_between_devices};
-        for (cl_uint i = 0; values && i < num_values && i < CL_MIGRATION_COUNTERS_USMCL; ++i)
-            values[i] = all[i];
-        if (num_values_ret)
-            *num_values_ret = CL_MIGRATION_COUNTERS_USMCL;
-        return {};
+        return write_migration_counters({p.bytes_from_host, p.bytes_to_host,
+                                         p.bytes_between_devices, p.bytes_between_devices,
+                                         p.copies_from_host, p.copies_to_host,
+                                         p.copies_between_devices, p.copies_between_devices},
+                                        num_values, values, num_values_ret);
     });
 }
 

@@ -3,6 +3,7 @@
 // (clGetDeviceInfo is in device_info.cpp.)
 #include "api/boundary.hpp"
 #include "api/entrypoints.hpp"
+#include "api/migration_counters.hpp"
 #include "api/validate.hpp"
 #include "core/platform.hpp"
 #include "support/clock.hpp"
@@ -170,19 +171,12 @@ cl_int CL_API_CALL clGetDeviceMigrationCountersUSMCL(cl_device_id device, cl_uin
     return guarded(__func__, [&]() -> Status {
         core::Device* object = core::Device::from_handle(device);
         USMCL_CHECK(object, CL_INVALID_DEVICE, "not a device");
-        USMCL_CHECK(values || num_values == 0, CL_INVALID_VALUE, "values is NULL");
-        USMCL_CHECK(values || num_values_ret, CL_INVALID_VALUE,
-                    "values and num_values_ret are NULL");
         const auto& domains = object->platform().memory_domains();
         const memory::Domain::Traffic t = domains[object->memory_domain()]->traffic();
-        const cl_ulong all[CL_MIGRATION_COUNTERS_USMCL] = {
-            t.bytes_from_host,  t.bytes_to_host,  t.bytes_from_devices,  t.bytes_to_devices,
-            t.copies_from_host, t.copies_to_host, t.copies_from_devices, t.copies_to_devices};
-        for (cl_uint i = 0; values && i < num_values && i < CL_MIGRATION_COUNTERS_USMCL; ++i)
-            values[i] = all[i];
-        if (num_values_ret)
-            *num_values_ret = CL_MIGRATION_COUNTERS_USMCL;
-        return {};
+        return write_migration_counters({t.bytes_from_host, t.bytes_to_host, t.bytes_from_devices,
+                                         t.bytes_to_devices, t.copies_from_host, t.copies_to_host,
+                                         t.copies_from_devices, t.copies_to_devices},
+                                        num_values, values, num_values_ret);
     });
 }
 
