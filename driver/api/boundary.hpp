@@ -65,10 +65,3 @@ T guarded_create(const char* entry, cl_int* errcode_ret, Body&& body) noexcept {
 }
 
 } // namespace usmcl::api
-
-// Returns the status from the enclosing body when check fails.
-#define USMCL_CHECK(condition, code, reason)                                                       \
-    do {                                                                                           \
-        if (!(condition))                                                                          \
-            return ::usmcl::core::Status((code), (reason));                                        \
-    } while (0)

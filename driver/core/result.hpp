@@ -52,3 +52,10 @@ private:
         if (::usmcl::core::Status usmcl_status_ = (expression); !usmcl_status_.ok())               \
             return usmcl_status_;                                                                  \
     } while (0)
+
+// Returns the status from the enclosing body when check fails.
+#define USMCL_CHECK(condition, code, reason)                                                       \
+    do {                                                                                           \
+        if (!(condition))                                                                          \
+            return ::usmcl::core::Status((code), (reason));                                        \
+    } while (0)
