@@ -94,6 +94,7 @@ inline Half next_half(Half x, Half y) {
 
 } // namespace mathconf
 
+// What the templates of math_conformance ask of a floating-point type.
 template <>
 class std::numeric_limits<mathconf::Half> {
     using H = mathconf::Half;
@@ -104,8 +105,6 @@ public:
     static constexpr bool is_integer = false;
     static constexpr bool is_exact = false;
     static constexpr bool has_infinity = true;
-    static constexpr bool has_quiet_NaN = true;
-    static constexpr bool has_signaling_NaN = true;
     static constexpr bool is_iec559 = true;
     static constexpr int radix = 2;
     static constexpr int digits = 11;
@@ -118,5 +117,6 @@ public:
     static constexpr H epsilon() { return H::from_bits(0x1400); }
     static constexpr H denorm_min() { return H::from_bits(0x0001); }
     static constexpr H infinity() { return H::from_bits(0x7c00); }
+    // NOLINTNEXTLINE(readability-identifier-naming): the standard's name
     static constexpr H quiet_NaN() { return H::from_bits(0x7e00); }
 };
