@@ -164,10 +164,12 @@ T minmag_t(T x, T y) {
     return std::fmin(x, y);
 }
 
-// fract(x) = fmin(x - floor(x), the largest value below 1), in T.
+// fract(x) = fmin(x - floor(x), the largest value below 1), in T; the
+// spec's edge cases (7.5.1): fract(+-0) = +-0, fract(+-inf) = +-0,
+// fract(NaN) = NaN.
 template <class T>
 T fract_t(T x) {
-    if (std::isnan(x))
+    if (std::isnan(x) || x == 0)
         return x;
     if (std::isinf(x))
         return std::copysign(T(0), x);
@@ -179,7 +181,7 @@ T fract_t(T x) {
 // fract in half: x - floor(x) (exact in double) rounded to half, then
 // capped below 1 (0x1.ffcp-1).
 long double fract_half(long double x) {
-    if (std::isnan(x))
+    if (std::isnan(x) || x == 0)
         return x;
     if (std::isinf(x))
         return std::copysign(0.0L, x);
