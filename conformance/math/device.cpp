@@ -2,6 +2,8 @@
 
 #include "../cl_query.hpp"
 
+#include <CL/cl_ext.h>
+
 #include <iostream>
 #include <vector>
 
@@ -45,15 +47,20 @@ int open_device(const Options& options, Device& dev) {
                   << "0 passed, 0 failed" << std::endl;
         return exit_unsupported;
     }
-    cl_device_fp_config single_config = 0, double_config = 0;
+    cl_device_fp_config single_config = 0, double_config = 0, half_config = 0;
     clGetDeviceInfo(dev.device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof(single_config), &single_config,
                     nullptr);
     clGetDeviceInfo(dev.device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(double_config), &double_config,
                     nullptr);
-    dev.fp64 = has_word(device_string(dev.device, CL_DEVICE_EXTENSIONS), "cl_khr_fp64") &&
-               double_config != 0;
+    if (clGetDeviceInfo(dev.device, CL_DEVICE_HALF_FP_CONFIG, sizeof(half_config), &half_config,
+                        nullptr) != CL_SUCCESS)
+        half_config = 0;
+    const std::string extensions = device_string(dev.device, CL_DEVICE_EXTENSIONS);
+    dev.fp64 = has_word(extensions, "cl_khr_fp64") && double_config != 0;
+    dev.fp16 = has_word(extensions, "cl_khr_fp16") && half_config != 0;
     dev.float_denormals = (single_config & CL_FP_DENORM) != 0;
     dev.double_denormals = (double_config & CL_FP_DENORM) != 0;
+    dev.half_denormals = (half_config & CL_FP_DENORM) != 0;
     cl_int error = CL_SUCCESS;
     const cl_context_properties properties[] = {
         CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(dev.platform), 0};

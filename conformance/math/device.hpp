@@ -20,12 +20,14 @@ struct Device {
     cl_context context = nullptr;
     cl_command_queue queue = nullptr;
     bool fp64 = false;
+    bool fp16 = false;
     bool float_denormals = false;
     bool double_denormals = false;
+    bool half_denormals = false;
 };
 
 // The device options select (platform by name, vendor or index; device by
-// index), with a context and a queue; what it supports (fp64, denormals).
+// index), with a context and a queue; what it supports (fp64, fp16, denormals).
 // Prints the platform and device. -1 when ready; otherwise the exit status
 // (exit_usage, or exit_unsupported without an online compiler), with the
 // reason printed.

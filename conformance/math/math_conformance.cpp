@@ -1,7 +1,9 @@
 // math_conformance: the precision of the OpenCL C math builtins, measured
 // through the ICD loader against any platform. Every function of the spec's
 // tables runs in a kernel on edge values and a random sample (or, with
-// --long, on all 2^32 floats for the unary float functions); the host
+// --long, on all 2^32 floats for the unary float functions; the unary half
+// functions always on all 65536 halves), for float, double (cl_khr_fp64)
+// and half (cl_khr_fp16); the host
 // computes the reference in long double and the error is measured in ULPs as
 // the spec defines them. See README.md for the options and exit codes.
 #ifndef CL_TARGET_OPENCL_VERSION
@@ -107,12 +109,15 @@ std::string kernel_source(const Function& f) {
     return s.str();
 }
 
-std::string program_source(const std::vector<const Function*>& list, bool is_double) {
-    const std::string type = is_double ? "double" : "float";
-    const std::string code = is_double ? "ulong" : "uint";
+// The type of a program's kernels ("float", "double", "half").
+std::string program_source(const std::vector<const Function*>& list, const std::string& type) {
+    // nan's argument: the unsigned integer of the type's size.
+    const std::string code = type == "double" ? "ulong" : type == "half" ? "ushort" : "uint";
     std::string source;
-    if (is_double)
+    if (type == "double")
         source += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+    if (type == "half")
+        source += "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n";
     source += "typedef " + type + " T;\n";
     if (g_vector_width == 1) {
         source += "typedef T V;\ntypedef int VI;\n#define NANCODE(x) as_" + code +
@@ -200,6 +205,17 @@ long double measure(const Function& f, Check check, const Args& args, T r, T r2,
     return e;
 }
 
+// The OpenCL C name of T.
+template <class T>
+std::string type_name() {
+    if constexpr (std::is_same_v<T, Half>)
+        return "half";
+    else if constexpr (std::is_same_v<T, double>)
+        return "double";
+    else
+        return "float";
+}
+
 template <class T>
 Args make_args(const Inputs<T>& in, size_t i) {
     Args args;
@@ -208,12 +224,13 @@ Args make_args(const Inputs<T>& in, size_t i) {
     args.c = in.c[i];
     args.n = in.n[i];
     args.is_double = std::is_same_v<T, double>;
+    args.is_half = std::is_same_v<T, Half>;
     return args;
 }
 
 template <class T>
 T flush(T x) {
-    return is_denormal(x) ? std::copysign(T(0), x) : x;
+    return is_denormal(x) ? static_cast<T>(std::copysign(T(0), x)) : x;
 }
 
 template <class T>
@@ -479,8 +496,7 @@ struct Runner {
 
     std::vector<Row> rows;
 
-    cl_kernel kernel_for(const Function& f, bool is_double, std::string& error) {
-        const std::string type = is_double ? "double" : "float";
+    cl_kernel kernel_for(const Function& f, const std::string& type, std::string& error) {
         const std::string key = f.name + "/" + type;
         cl_int status = CL_SUCCESS;
         if (programs.count(type) && programs[type] != nullptr) {
@@ -490,7 +506,7 @@ struct Runner {
         }
         if (!single.count(key)) {
             std::string log;
-            single[key] = build_program(dev, program_source({&f}, is_double), log);
+            single[key] = build_program(dev, program_source({&f}, type), log);
             build_logs[key] = log;
         }
         if (single[key] == nullptr) {
@@ -506,6 +522,8 @@ struct Runner {
     template <class T>
     Row run_type(const Function& full_f) {
         const bool is_double = std::is_same_v<T, double>;
+        const bool is_half = std::is_same_v<T, Half>;
+        const bool is_float = std::is_same_v<T, float>;
         // -cl-no-signed-zeros (implied by -cl-fast-relaxed-math): the sign of
         // a zero result is free.
         Function f = full_f;
@@ -513,22 +531,28 @@ struct Runner {
             f.zero_sign_free = true;
         Row row;
         row.function = f.name;
-        row.type = is_double ? "double" : "float";
-        const Check check = is_double ? f.double_check : f.check;
+        row.type = type_name<T>();
+        const Check check = is_double ? f.double_check : is_half ? f.half_check : f.check;
+        const double type_limit = is_double ? f.double_limit
+                                  : is_half ? f.half_limit
+                                            : f.float_limit;
         const double limit = check == Check::exact    ? 0
                              : check == Check::report ? std::numeric_limits<double>::infinity()
-                             : is_double              ? f.double_limit
-                                                      : f.float_limit;
-        row.limit = show_limit(check, is_double ? f.double_limit : f.float_limit);
-        if (options.relaxed && !is_double && check != Check::report &&
-            !relaxed_limit_text(f).empty())
+                                                      : type_limit;
+        row.limit = show_limit(check, type_limit);
+        // The relaxed table is float's: half and double keep their limits.
+        if (options.relaxed && is_float && check != Check::report && !relaxed_limit_text(f).empty())
             row.limit = "relaxed: " + relaxed_limit_text(f);
-        const bool denormals = is_double ? dev.double_denormals : dev.float_denormals;
+        const bool denormals = is_double ? dev.double_denormals
+                               : is_half ? dev.half_denormals
+                                         : dev.float_denormals;
         // -cl-denorms-are-zero: float and double denormals may be flushed, in
-        // the inputs and the results, whatever the device reports.
-        const bool flush_allowed = f.may_flush || !denormals || options.daz;
+        // the inputs and the results, whatever the device reports; the option
+        // does not apply to half (OpenCL 3.0, 5.8.6.2, names single and double
+        // precision only).
+        const bool flush_allowed = f.may_flush || !denormals || (options.daz && !is_half);
         std::string error;
-        cl_kernel kernel = kernel_for(f, is_double, error);
+        cl_kernel kernel = kernel_for(f, row.type, error);
         if (kernel == nullptr) {
             row.max_error = "inf";
             row.result = error.substr(0, error.find('\n'));
@@ -536,12 +560,15 @@ struct Runner {
             return row;
         }
         Worst worst;
-        const bool exhaustive = options.long_mode && !is_double &&
+        const bool exhaustive = options.long_mode && is_float &&
                                 (f.shape == Shape::t_t || f.shape == Shape::i_t ||
                                  f.shape == Shape::t_tpt || f.shape == Shape::t_tpi);
         size_t samples = options.samples;
+        // By default, half's two- and three-argument functions take a quarter
+        // of the sample (2^16, 2^12 with --quick): their one-argument
+        // functions run on all 65536 halves and the run stays short.
         if (samples == 0)
-            samples = options.quick ? (1u << 14) : (1u << 18);
+            samples = (options.quick ? (1u << 14) : (1u << 18)) >> (is_half ? 2 : 0);
         bool ok = true;
         if (exhaustive) {
             const auto begin = std::chrono::steady_clock::now();
@@ -557,7 +584,7 @@ struct Runner {
                 if (f.domain > 0)
                     for (T& x : in.a)
                         if (!(std::fabs(x) <= f.domain))
-                            x = 0;
+                            x = T(0);
                 Results<T> out;
                 ok = run_kernel(dev, kernel, in, out, error);
                 if (ok)
@@ -584,8 +611,7 @@ struct Runner {
             return row;
         }
         row.max_error = show_error(worst.error);
-        if (options.relaxed && !is_double && row.limit.rfind("relaxed: ", 0) == 0 &&
-            worst.error >= 0)
+        if (options.relaxed && is_float && row.limit.rfind("relaxed: ", 0) == 0 && worst.error >= 0)
             row.limit += " (" + show_error(worst.limit) + " at that input)";
         row.input = worst.input;
         row.result = worst.result;
@@ -600,20 +626,29 @@ struct Runner {
         return row;
     }
 
-    // Runs one sub-test (a function, float and double); true when it passes.
+    // Runs one sub-test (a function: float, double, half); true when it
+    // passes.
     bool run(const Function& f) {
         std::vector<Row> mine;
         mine.push_back(run_type<float>(f));
+        auto skipped = [&](const char* type, const char* why) {
+            Row row;
+            row.function = f.name;
+            row.type = type;
+            row.verdict = why;
+            mine.push_back(row);
+        };
         if (f.double_limit >= 0 || f.double_check != f.check) {
-            if (dev.fp64) {
+            if (dev.fp64)
                 mine.push_back(run_type<double>(f));
-            } else {
-                Row row;
-                row.function = f.name;
-                row.type = "double";
-                row.verdict = "skipped (no cl_khr_fp64)";
-                mine.push_back(row);
-            }
+            else
+                skipped("double", "skipped (no cl_khr_fp64)");
+        }
+        if (f.half_limit >= 0) {
+            if (dev.fp16)
+                mine.push_back(run_type<Half>(f));
+            else
+                skipped("half", "skipped (no cl_khr_fp16)");
         }
         bool passed = true;
         for (Row& row : mine) {
@@ -704,6 +739,8 @@ int main(int argc, char** argv) {
     if (dev.fp64)
         std::cout << ", double (denormals " << (dev.double_denormals ? "supported" : "flushed")
                   << ")";
+    if (dev.fp16)
+        std::cout << ", half (denormals " << (dev.half_denormals ? "supported" : "flushed") << ")";
     std::cout << "\nReference: long double (" << std::numeric_limits<long double>::digits
               << "-bit significand); functions the spec wants correctly rounded are computed "
                  "in the target type\n";
@@ -711,6 +748,11 @@ int main(int argc, char** argv) {
               << (options.samples ? options.samples : (options.quick ? (1u << 14) : (1u << 18)))
               << " random per function and type"
               << (options.long_mode ? "; all 2^32 floats for the one-argument float functions" : "")
+              << (dev.fp16 ? "; all 65536 halves for the one-argument half functions" +
+                                 std::string(options.samples ? ""
+                                                             : ", a quarter of the sample "
+                                                               "for the others")
+                           : "")
               << (options.relaxed ? "; -cl-fast-relaxed-math, finite inputs and results, the "
                                     "relaxed limits for float"
                                   : "")
@@ -730,18 +772,19 @@ int main(int argc, char** argv) {
     // kernel does not build gets a program of its own, so that one missing
     // builtin does not hide the others.
     const auto start = std::chrono::steady_clock::now();
-    for (bool is_double : {false, true}) {
-        if (is_double && !dev.fp64)
+    for (const std::string type : {"float", "double", "half"}) {
+        if ((type == "double" && !dev.fp64) || (type == "half" && !dev.fp16))
             continue;
         std::vector<const Function*> list;
         for (const Function* f : to_run)
-            if (!is_double || f->double_limit >= 0 || f->double_check != f->check)
+            if (type == "float" ||
+                (type == "double" && (f->double_limit >= 0 || f->double_check != f->check)) ||
+                (type == "half" && f->half_limit >= 0))
                 list.push_back(f);
         std::string log;
-        runner.programs[is_double ? "double" : "float"] =
-            build_program(dev, program_source(list, is_double), log);
-        if (runner.programs[is_double ? "double" : "float"] == nullptr)
-            std::cout << "note: the " << (is_double ? "double" : "float")
+        runner.programs[type] = build_program(dev, program_source(list, type), log);
+        if (runner.programs[type] == nullptr)
+            std::cout << "note: the " << type
                       << " program with every function does not build; building each function "
                          "alone\n";
     }

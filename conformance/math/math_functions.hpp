@@ -1,7 +1,8 @@
 // The math functions of the OpenCL C specification that math_conformance
 // checks: how a kernel calls each one, its ULP limit per type (full profile),
 // and the host reference that computes the infinitely precise result in long
-// double (64-bit significand: 40 bits more than float, 11 more than double).
+// double (64-bit significand: 53 bits more than half, 40 more than float, 11
+// more than double).
 #pragma once
 
 #include <string>
@@ -9,8 +10,8 @@
 
 namespace mathconf {
 
-// The shapes of the functions (argument and result types; T is float or
-// double, I is int).
+// The shapes of the functions (argument and result types; T is half, float
+// or double, I is int).
 enum class Shape {
     t_t,       // T f(T)
     t_tt,      // T f(T, T)
@@ -20,7 +21,7 @@ enum class Shape {
     t_tpt,     // T f(T, T*)                        sincos, modf, fract
     t_tpi,     // T f(T, int*)                      frexp, lgamma_r
     t_ttpi,    // T f(T, T, int*)                   remquo
-    t_nancode, // T nan(uint or ulong)             nan
+    t_nancode, // T nan(ushort, uint or ulong)     nan
 };
 
 // The limit of a function whose ULP error the spec leaves undefined (lgamma):
@@ -39,6 +40,7 @@ struct Args {
     long double a = 0, b = 0, c = 0;
     int n = 0;
     bool is_double = false;
+    bool is_half = false;
 };
 
 // A reference result: the value (infinitely precise for Check::ulps, the
@@ -64,6 +66,8 @@ struct Function {
     double float_limit;  // ULPs; < 0: not checked for float
     double double_limit; // ULPs; < 0: no double form
     Check double_check;  // may differ from check (sqrt, divide: exact for double)
+    double half_limit;   // ULPs; < 0: no half form (half_*, native_*)
+    Check half_check;    // may differ from check (mad: implementation-defined for half)
     RefFn ref;
     // Input domain for the random sample (the spec restricts half_sin etc.
     // to |x| <= 2^16); 0: any value.
