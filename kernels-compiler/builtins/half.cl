@@ -179,7 +179,7 @@ static half remquo_half(half x, half y, int *q) {
     *iptr = f;                                                                 \
     if (isnan(x))                                                              \
       return x;                                                                \
-    if (isinf(x))                                                              \
+    if (isinf(x) || x == (half)0)                                              \
       return copysign((half)0, x);                                             \
     return fmin((half)((float)x - (float)f), (half)0x1.ffcp-1f);               \
   }                                                                            \

@@ -420,7 +420,7 @@ VEC_1(double, lgamma, double)
     *iptr = f;                                                                 \
     if (isnan(x))                                                              \
       return x;                                                                \
-    if (isinf(x))                                                              \
+    if (isinf(x) || x == (T)0) /* +-0 for +-0 (7.5.1) */                       \
       return copysign((T)0, x);                                                \
     return fmin(x - f, ONE_BELOW);                                             \
   }                                                                            \
