@@ -91,7 +91,7 @@
 
 // Files: main.cpp (options), parent.cpp (children, table), child_common.cpp
 // (OpenCL set-up and timing), child_build.cpp (part 1), child_build_forms.cpp
-// (part 1b), child_memory_bound.cpp,
+// (part 1b, with the programs in spirv/), child_memory_bound.cpp,
 // child_compute.cpp, child_barriers_launch.cpp (parts 2 and 3).
 
 #include "kernel_bench.hpp"

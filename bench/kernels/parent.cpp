@@ -119,41 +119,47 @@ std::optional<double> median_of(const Results& results, const std::string& key) 
     return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-// The table of part 1b: per driver, OpenCL C, SPIR-V and their ratio.
+// The tables of part 1b, time passed and CPU time: per driver, OpenCL C,
+// SPIR-V and their ratio.
 void print_forms(const bench::Drivers& drivers, const std::vector<Results>& results) {
-    std::string header = "\n| build from OpenCL C and from SPIR-V (median ms) |";
-    std::string rule = "|---|";
-    for (const bench::Driver& driver : drivers.all()) {
-        header += " " + driver.name + " C | " + driver.name + " SPIR-V | SPIR-V/C |";
-        rule += "---:|---:|---:|";
-    }
-    std::printf("%s\n%s\n", header.c_str(), rule.c_str());
     struct Measure {
         const char* label;
         const char* cache;
         const char* key;
     };
-    const Measure measures[] = {{"cold (new process, cache off)", "off", "first_ms"},
-                                {"warm (same process, cache off)", "off", "repeat_ms"},
-                                {"cached (same process, cache hit)", "on", "repeat_ms"}};
-    for (const char* program : form_programs)
-        for (const Measure& measure : measures) {
-            std::string line = std::string("| ") + program + ", " + measure.label + " |";
-            for (const Results& result : results) {
-                const std::optional<double> c =
-                    median_of(result, form_key(program, "c", measure.cache, measure.key));
-                const bool no_il = result.values.count(
-                    form_key(program, "spirv", measure.cache, "il_unsupported"));
-                const std::optional<double> il =
-                    median_of(result, form_key(program, "spirv", measure.cache, measure.key));
-                line += " " + format(c) + " | " + (no_il ? std::string("n/a") : format(il)) + " |";
-                char ratio[32] = "-";
-                if (c && il && *c > 0)
-                    std::snprintf(ratio, sizeof ratio, "%.2f", *il / *c);
-                line += std::string(" ") + (no_il ? "n/a" : ratio) + " |";
-            }
-            std::printf("%s\n", line.c_str());
+    const Measure measures[] = {{"cold (new process, cache off)", "off", "first"},
+                                {"warm (same process, cache off)", "off", "repeat"},
+                                {"cached (same process, cache hit)", "on", "repeat"}};
+    for (const char* clock : {"ms", "cpu_ms"}) {
+        const bool cpu = std::string_view(clock) == "cpu_ms";
+        std::string header = std::string("\n| build from OpenCL C and from SPIR-V, median ") +
+                             (cpu ? "CPU ms (all threads)" : "ms") + " |";
+        std::string rule = "|---|";
+        for (const bench::Driver& driver : drivers.all()) {
+            header += " " + driver.name + " C | " + driver.name + " SPIR-V | SPIR-V/C |";
+            rule += "---:|---:|---:|";
         }
+        std::printf("%s\n%s\n", header.c_str(), rule.c_str());
+        for (const char* program : form_programs)
+            for (const Measure& measure : measures) {
+                const std::string key = std::string(measure.key) + "_" + clock;
+                std::string line = std::string("| ") + program + ", " + measure.label + " |";
+                for (const Results& result : results) {
+                    const std::optional<double> c =
+                        median_of(result, form_key(program, "c", measure.cache, key.c_str()));
+                    const bool no_il = result.values.count(
+                        form_key(program, "spirv", measure.cache, "il_unsupported"));
+                    const std::optional<double> il =
+                        median_of(result, form_key(program, "spirv", measure.cache, key.c_str()));
+                    char ratio[32] = "-";
+                    if (c && il && *c > 0)
+                        std::snprintf(ratio, sizeof ratio, "%.2f", *il / *c);
+                    line += " " + format(c) + " | " + (no_il ? "n/a" : format(il)) + " | " +
+                            (no_il ? "n/a" : ratio) + " |";
+                }
+                std::printf("%s\n", line.c_str());
+            }
+    }
     std::printf("\nSPIR-V/C below 1: the SPIR-V build is faster. n/a: clCreateProgramWithIL "
                 "failed.\n");
 }
