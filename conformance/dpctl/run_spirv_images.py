@@ -29,7 +29,7 @@ import time
 
 from run_dpctl import SKIP_EXIT, can_import_dpctl  # this folder's dpctl test
 
-# 768 images, 66 s on 2 loaded cores (README.md).
+# 768 images; about 100 s of CPU time for the builds (README.md).
 DEFAULT_LIBRARY = 'tensor/_tensor_linalg_impl'
 
 # Run in the dump folder: finds the library's file without importing dpctl
