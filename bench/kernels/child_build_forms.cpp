@@ -68,7 +68,8 @@ void check_kernels(cl_program program, const FormBuild& build) {
     cl_uint count = 0;
     CL_CHECK(clCreateKernelsInProgram(program, 0, nullptr, &count));
     std::vector<cl_kernel> kernels(count);
-    if (count == 0 || clCreateKernelsInProgram(program, count, kernels.data(), nullptr) != 0) {
+    if (count == 0 ||
+        clCreateKernelsInProgram(program, count, kernels.data(), nullptr) != CL_SUCCESS) {
         report_wrong((std::string("kernels of ") + build.program).c_str());
         return;
     }
