@@ -27,7 +27,8 @@ import sys
 import tempfile
 import time
 
-from run_dpctl import SKIP_EXIT, can_import_dpctl  # this folder's dpctl test
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from run_dpctl import SKIP_EXIT, can_import_dpctl  # noqa: E402  (this folder's dpctl test)
 
 # 768 images; about 100 s of CPU time for the builds (README.md).
 DEFAULT_LIBRARY = 'tensor/_tensor_linalg_impl'
