@@ -131,6 +131,14 @@ void report(const char* key, double value);
 
 // The child's measurements, one function per family (child_*.cpp).
 int child_build();
+// One program built from one form (child_build_forms.cpp).
+struct FormBuild {
+    const char* program = "vector_add"; // spirv/<program>.cl and .spv
+    bool il = false;                    // SPIR-V, else OpenCL C
+    bool cache = false;                 // the driver's on-disk cache on
+    int repeats = 5;                    // builds after the first
+};
+int child_build_forms(const FormBuild& build);
 void measure_memory_bound(const Device& device, const Sizes& sizes);
 void measure_compute(const Device& device, const Sizes& sizes);
 void measure_barriers_and_launch(const Device& device, const Sizes& sizes);
@@ -139,6 +147,8 @@ void measure_barriers_and_launch(const Device& device, const Sizes& sizes);
 struct Options {
     int rounds = 2;
     int build_rounds = 3;
+    int form_repeats = 5;
+    std::string only; // "build", "forms" or "kernels": that part alone
     Sizes sizes;
 };
 int parent(const Options& options, bench::Drivers& drivers);

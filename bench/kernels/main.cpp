@@ -6,7 +6,8 @@
 // or directly
 //   build-bench/bench/kernels/kernel_bench --usmcl build-bench/driver/icd
 //       [--pocl /etc/OpenCL/vendors/pocl.icd] [--peer Intel=<folder>/icd] [--cpus 0]
-//       [--rounds 2] [--build-rounds 3] [--batches 10] [--budget 1.5]
+//       [--rounds 2] [--build-rounds 3] [--form-repeats 5] [--batches 10] [--budget 1.5]
+//       [--only build|forms|kernels]
 // The driver options (--usmcl, --peer, --pocl, --cpus) are bench/common's
 // (drivers.hpp): an ICD vendors folder or a single .icd file each.
 //
@@ -17,6 +18,8 @@
 // PoCL (each driver ignores the other's variable; Intel's runtime keeps no
 // cache of compiled programs on disk); the user's caches are not touched. All on an in-order queue
 // without profiling of the first device.
+//
+// --only runs part 1, 1b, or 2 and 3 alone.
 //
 // Part 1, program build of a small kernel (vector add), timed from
 //   clCreateProgramWithSource to the return of clBuildProgram ("build"), and
@@ -29,6 +32,21 @@
 //   disk cache). The cold child also builds the same source a second time
 //   ("same process"). --build-rounds rounds, every driver first in turn; the
 //   best time counts.
+// Part 1b, the same programs built from OpenCL C and from SPIR-V: vector add
+//   (spirv/vector_add.cl) and four kernels with loops, __local tiles and
+//   barriers (spirv/compute.cl: naive and tiled matrix multiply, Mandelbrot,
+//   n-body), each also as SPIR-V made from it by clang-15 and llvm-spirv-15
+//   (spirv/<program>.spvasm, assembled by spirv-as at build time). Timed from
+//   clCreateProgramWithSource or clCreateProgramWithIL to the return of
+//   clBuildProgram (usmcl generates native code there; PoCL and Intel's
+//   runtime may defer some of it to the first launch, not timed here). Per
+//   round, ICD, program and form, a child with the driver's cache off
+//   (USMCL_CACHE=0, POCL_KERNEL_CACHE=0) builds the program once ("cold": the
+//   first build in a new process, the compiler's start-up included), then
+//   --form-repeats times more ("warm": the same process, every build compiled
+//   again); a second child with the cache on and a fresh folder builds it as
+//   often ("cached": the builds after the first, whose native code the cache
+//   holds). Medians over all rounds; n/a where clCreateProgramWithIL fails.
 // Part 2, throughput (one child per ICD and round, --rounds rounds, every
 //   driver first in turn; the best child counts). Each kernel is built (not timed), run
 //   once as a warm-up whose result is checked against a host reference, then
@@ -72,7 +90,8 @@
 // peer and group at the end.
 
 // Files: main.cpp (options), parent.cpp (children, table), child_common.cpp
-// (OpenCL set-up and timing), child_build.cpp (part 1), child_memory_bound.cpp,
+// (OpenCL set-up and timing), child_build.cpp (part 1), child_build_forms.cpp
+// (part 1b, with the programs in spirv/), child_memory_bound.cpp,
 // child_compute.cpp, child_barriers_launch.cpp (parts 2 and 3).
 
 #include "kernel_bench.hpp"
@@ -91,7 +110,8 @@ using namespace kernel_bench;
         std::fprintf(stderr, "kernel_bench: %s\n", problem);
     std::fprintf(stderr,
                  "usage: kernel_bench <driver options> [--rounds N] [--build-rounds N]\n"
-                 "         [--batches N] [--budget seconds]\n%s",
+                 "         [--form-repeats N] [--batches N] [--budget seconds]\n"
+                 "         [--only build|forms|kernels]\n%s",
                  bench::driver_options_usage());
     std::exit(2);
 }
@@ -117,6 +137,7 @@ int child_kernels(const Sizes& sizes) {
 
 int main(int argc, char** argv) {
     Options options;
+    FormBuild form_build;
     bench::Drivers drivers("kernel_bench");
     const char* child = nullptr;
     for (int i = 1; i < argc; ++i) {
@@ -134,6 +155,17 @@ int main(int argc, char** argv) {
             options.rounds = count_of(value);
         else if (arg == "--build-rounds")
             options.build_rounds = count_of(value);
+        else if (arg == "--form-repeats")
+            options.form_repeats = form_build.repeats = count_of(value);
+        else if (arg == "--only")
+            options.only = value;
+        // The options of a build_forms child (parent.cpp passes them).
+        else if (arg == "--program")
+            form_build.program = value;
+        else if (arg == "--form")
+            form_build.il = std::string_view(value) == "spirv";
+        else if (arg == "--cache")
+            form_build.cache = std::string_view(value) == "on";
         else if (arg == "--batches")
             options.sizes.batches = count_of(value);
         else if (arg == "--budget")
@@ -143,10 +175,15 @@ int main(int argc, char** argv) {
     }
     if (child && std::string_view(child) == "build")
         return child_build();
+    if (child && std::string_view(child) == "build_forms")
+        return child_build_forms(form_build);
     if (child && std::string_view(child) == "kernels")
         return child_kernels(options.sizes);
     if (child)
         usage("unknown child mode");
+    if (!options.only.empty() && options.only != "build" && options.only != "forms" &&
+        options.only != "kernels")
+        usage("--only takes build, forms or kernels");
     drivers.resolve();
     return parent(options, drivers);
 }

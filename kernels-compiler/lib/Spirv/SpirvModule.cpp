@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 namespace kc::spirv {
 
@@ -152,6 +153,7 @@ Module::Module(std::span<const uint32_t> Words) {
     readHeaderSection(I);
     At += Count;
   }
+  checkEntryPoints();
   // Decoration groups apply their decorations to their targets.
   for (auto &[Group, Targets] : Groups) {
     auto It = Decorations.find(Group);
@@ -162,6 +164,25 @@ Module::Module(std::span<const uint32_t> Words) {
       Decorations[Target].insert(Decorations[Target].end(), Copy.begin(),
                                  Copy.end());
   }
+}
+
+void Module::checkEntryPoints() const {
+  // An entry point's function is defined in the module: an OpFunction with
+  // a body (a module cut short keeps its entry points and loses them).
+  std::set<uint32_t> Defined;
+  uint32_t Current = 0;
+  for (const Instruction &I : Insts) {
+    if (I.Opcode == spv::Op::OpFunction)
+      Current = I[1];
+    else if (I.Opcode == spv::Op::OpLabel && Current)
+      Defined.insert(Current);
+    else if (I.Opcode == spv::Op::OpFunctionEnd)
+      Current = 0;
+  }
+  for (const EntryPoint &E : Entries)
+    if (!Defined.count(E.Function))
+      fail("the entry point " + E.Name + " names function %" +
+           std::to_string(E.Function) + ", which the module does not define");
 }
 
 void Module::checkCapability(uint32_t Cap) {

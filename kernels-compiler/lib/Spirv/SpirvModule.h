@@ -87,6 +87,7 @@ public:
 private:
   void readHeaderSection(const Instruction &I);
   void checkCapability(uint32_t Cap);
+  void checkEntryPoints() const;
   void checkExtension(const std::string &Name);
   void addDecoration(const Instruction &I, bool IdOperands);
 
