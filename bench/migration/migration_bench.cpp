@@ -318,7 +318,8 @@ PipelineResult run_pipeline(Setup& setup, bool copy_everything, size_t size, int
             clEnqueueMapBuffer(setup.device_queue, buffer, CL_TRUE, CL_MAP_READ, s * slice_size,
                                slice_size, 0, nullptr, nullptr, &status));
         CL_CHECK(status);
-        // The model (not timed apart: a comparison of one slice, as the application's use).
+        // The check against the model is part of the step in both pipelines (the
+        // application's use of the slice).
         std::uint32_t* expected = model.data() + s * slice_count;
         for (size_t i = 0; i < slice_count; ++i)
             expected[i] = update_value(expected[i], step_value);
