@@ -176,11 +176,11 @@ cl_int CL_API_CALL clGetMemObjectMigrationCountersUSMCL(cl_mem memobj, cl_uint n
             std::lock_guard lock(object->storage_mutex());
             p = object->storage().planned();
         }
-        return write_migration_counters({p.bytes_from_host, p.bytes_to_host,
-                                         p.bytes_between_devices, p.bytes_between_devices,
-                                         p.copies_from_host, p.copies_to_host,
-                                         p.copies_between_devices, p.copies_between_devices},
-                                        num_values, values, num_values_ret);
+        const std::array<cl_ulong, CL_MIGRATION_COUNTERS_USMCL> counters = {
+            p.bytes_from_host,        p.bytes_to_host,         p.bytes_between_devices,
+            p.bytes_between_devices,  p.copies_from_host,      p.copies_to_host,
+            p.copies_between_devices, p.copies_between_devices};
+        return write_migration_counters(counters, num_values, values, num_values_ret);
     });
 }
 

@@ -173,10 +173,12 @@ cl_int CL_API_CALL clGetDeviceMigrationCountersUSMCL(cl_device_id device, cl_uin
         USMCL_CHECK(object, CL_INVALID_DEVICE, "not a device");
         const auto& domains = object->platform().memory_domains();
         const memory::Domain::Traffic t = domains[object->memory_domain()]->traffic();
-        return write_migration_counters({t.bytes_from_host, t.bytes_to_host, t.bytes_from_devices,
-                                         t.bytes_to_devices, t.copies_from_host, t.copies_to_host,
-                                         t.copies_from_devices, t.copies_to_devices},
-                                        num_values, values, num_values_ret);
+        const std::array<cl_ulong, CL_DEVICE_MIGRATION_COUNTERS_USMCL> counters = {
+            t.bytes_from_host,     t.bytes_to_host,     t.bytes_from_devices,
+            t.bytes_to_devices,    t.copies_from_host,  t.copies_to_host,
+            t.copies_from_devices, t.copies_to_devices, t.bytes_written_by_host,
+            t.bytes_read_by_host,  t.host_writes,       t.host_reads};
+        return write_migration_counters(counters, num_values, values, num_values_ret);
     });
 }
 

@@ -4,6 +4,7 @@
 #include "api/enqueue_common.hpp"
 #include "api/entrypoints.hpp"
 #include "runtime/thread_pool.hpp"
+#include "support/clock.hpp"
 
 #include <array>
 #include <cstring>
@@ -68,13 +69,15 @@ Status transfer_buffer(bool read, cl_command_queue command_queue, cl_mem buffer,
     auto result = enqueue(
         target.value(), read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
         {{mem.value(), offset, size, read ? Access::read : Access::overwrite}},
-        [read, ptr, size, pool = &target->queue->device().pool()](
-            std::span<std::byte* const> at) -> core::Event::Work {
-            return [read, host = static_cast<std::byte*>(ptr), bytes = at[0], size, pool] {
+        [read, ptr, size, pool = &target->queue->device().pool(),
+         domain = &target->queue->domain()](std::span<std::byte* const> at) -> core::Event::Work {
+            return [read, host = static_cast<std::byte*>(ptr), bytes = at[0], size, pool, domain] {
+                const std::uint64_t start = support::monotonic_ns();
                 if (read)
                     runtime::parallel_copy(*pool, host, bytes, size);
                 else
                     runtime::parallel_copy(*pool, bytes, host, size);
+                core::finish_host_transfer(*domain, read, size, start);
                 return CL_SUCCESS;
             };
         },

@@ -4,6 +4,7 @@
 #include "api/mem_validate.hpp"
 #include "api/validate.hpp"
 #include "core/queue.hpp"
+#include "support/clock.hpp"
 
 #include <array>
 #include <cstring>
@@ -168,12 +169,14 @@ inline Status enqueue_rect_transfer(EnqueueTarget& target, cl_command_type type,
         read ? Access::read : (overwrites ? Access::overwrite : Access::read_write);
     auto result = enqueue(
         target, type, {{mem, begin, end - begin, access}},
-        [=](std::span<std::byte* const> at) -> core::Event::Work {
+        [=, domain = &target.queue->domain()](std::span<std::byte* const> at) -> core::Event::Work {
             return [=, bytes = at[0]] {
+                const std::uint64_t start = support::monotonic_ns();
                 if (read)
                     copy_rect(host, host_layout, bytes, mem_layout, region.data());
                 else
                     copy_rect(bytes, mem_layout, host, host_layout, region.data());
+                core::finish_host_transfer(*domain, read, region[0] * region[1] * region[2], start);
                 return CL_SUCCESS;
             };
         },

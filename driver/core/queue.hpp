@@ -67,6 +67,7 @@ public:
                                        memory::DomainId domain, bool blocking = false);
     // The memory domain of the queue's device.
     memory::DomainId memory_domain() const;
+    const memory::Domain& domain() const;
 
     // Commands are handed to the workers as they are enqueued, so a flush
     // has nothing left to do.
@@ -95,5 +96,13 @@ private:
     std::vector<Ref<Event>> in_flight_; // commands that may not have finished yet
     size_t prune_at_ = 64;
 };
+
+// Ends a host transfer of a command (clEnqueueRead/Write{Buffer,BufferRect,
+// Image}: size bytes copied between host memory and domain, from start on,
+// by the command's work): when domain is not the host's, the transfer is
+// counted (Domain::count_host_transfer) and held to the discrete cost model,
+// as a migration is.
+void finish_host_transfer(const memory::Domain& domain, bool to_host, std::uint64_t size,
+                          std::uint64_t start);
 
 } // namespace usmcl::core

@@ -38,10 +38,36 @@ std::uint64_t modeled_copy_ns(const memory::Domain& from, const memory::Domain& 
     return ns;
 }
 
+// What ends a copy of size bytes from one domain to another that began at
+// start: the wait the cost model asks for, and the count.
+void hold_to_cost_model(const memory::Domain& from, const memory::Domain& to, std::uint64_t size,
+                        std::uint64_t start) {
+    const std::uint64_t modeled = modeled_copy_ns(from, to, size);
+    const std::uint64_t took = support::monotonic_ns() - start;
+    if (modeled > took)
+        std::this_thread::sleep_for(std::chrono::nanoseconds(modeled - took));
+}
+
 } // namespace
+
+void finish_host_transfer(const memory::Domain& domain, bool to_host, std::uint64_t size,
+                          std::uint64_t start) {
+    if (domain.is_host())
+        return;
+    const memory::Domain& host = *Platform::instance().memory_domains()[0];
+    if (to_host)
+        hold_to_cost_model(domain, host, size, start);
+    else
+        hold_to_cost_model(host, domain, size, start);
+    domain.count_host_transfer(to_host, size);
+}
 
 memory::DomainId CommandQueue::memory_domain() const {
     return device_->memory_domain();
+}
+
+const memory::Domain& CommandQueue::domain() const {
+    return *Platform::instance().memory_domains()[device_->memory_domain()];
 }
 
 // A hidden command that copies bytes between two instances; it waits for
@@ -55,10 +81,7 @@ Event* CommandQueue::enqueue_copy(const memory::PlannedCopy& copy,
                  target = domains[copy.copy.to].get()]() -> cl_int {
         const std::uint64_t start = support::monotonic_ns();
         runtime::parallel_copy(*pool, to, from, size);
-        const std::uint64_t modeled = modeled_copy_ns(*source, *target, size);
-        const std::uint64_t took = support::monotonic_ns() - start;
-        if (modeled > took)
-            std::this_thread::sleep_for(std::chrono::nanoseconds(modeled - took));
+        hold_to_cost_model(*source, *target, size, start);
         memory::Domain::count_copy(*source, *target, size);
         USMCL_LOG(memory, "migrated %zu bytes from %s to %s", size, source->name().c_str(),
                   target->name().c_str());

@@ -90,9 +90,15 @@ bufalloc::Stats Domain::region_stats() const {
 
 Domain::Traffic Domain::traffic() const {
     const Counters& c = counters_;
-    return {get(c.bytes_in_host),    get(c.bytes_out_host),   get(c.bytes_in_device),
-            get(c.bytes_out_device), get(c.copies_in_host),   get(c.copies_out_host),
-            get(c.copies_in_device), get(c.copies_out_device)};
+    return {get(c.bytes_in_host),    get(c.bytes_out_host),    get(c.bytes_in_device),
+            get(c.bytes_out_device), get(c.copies_in_host),    get(c.copies_out_host),
+            get(c.copies_in_device), get(c.copies_out_device), get(c.bytes_host_writes),
+            get(c.bytes_host_reads), get(c.host_writes),       get(c.host_reads)};
+}
+
+void Domain::count_host_transfer(bool to_host, std::uint64_t size) const {
+    add(to_host ? counters_.bytes_host_reads : counters_.bytes_host_writes, size);
+    add(to_host ? counters_.host_reads : counters_.host_writes, 1);
 }
 
 void Domain::count_copy(const Domain& from, const Domain& to, std::uint64_t size) {

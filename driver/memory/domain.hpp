@@ -71,10 +71,19 @@ public:
         std::uint64_t copies_to_host = 0;
         std::uint64_t copies_from_devices = 0;
         std::uint64_t copies_to_devices = 0;
+        // The host transfers of commands (clEnqueueRead/Write*) into this
+        // domain and out of it, not counted as copies above.
+        std::uint64_t bytes_written_by_host = 0;
+        std::uint64_t bytes_read_by_host = 0;
+        std::uint64_t host_writes = 0;
+        std::uint64_t host_reads = 0;
     };
     Traffic traffic() const;
     // Records a copy of size bytes from one domain into another.
     static void count_copy(const Domain& from, const Domain& to, std::uint64_t size);
+    // Records a host transfer of size bytes out of the domain (to_host) or
+    // into it.
+    void count_host_transfer(bool to_host, std::uint64_t size) const;
     // Moves the pages of [address, address + size) to the domain's node;
     // false when the domain has no node of its own or the system cannot.
     bool bind(void* address, size_t size) const { return binder_ && binder_(address, size); }
@@ -86,6 +95,8 @@ private:
         std::atomic<std::uint64_t> bytes_in_device{0}, bytes_out_device{0};
         std::atomic<std::uint64_t> copies_in_host{0}, copies_out_host{0};
         std::atomic<std::uint64_t> copies_in_device{0}, copies_out_device{0};
+        std::atomic<std::uint64_t> bytes_host_writes{0}, bytes_host_reads{0};
+        std::atomic<std::uint64_t> host_writes{0}, host_reads{0};
     };
 
     DomainId id_;

@@ -24,9 +24,20 @@ extern "C" {
 #define CL_MIGRATIONS_FROM_DEVICES_USMCL 6
 #define CL_MIGRATIONS_TO_DEVICES_USMCL 7
 #define CL_MIGRATION_COUNTERS_USMCL 8 /* how many there are */
+/* Device only: the host transfers of commands on its queues
+ * (clEnqueueReadBuffer, clEnqueueWriteBuffer, their Rect forms and the image
+ * reads and writes), bytes and commands, into the device's memory domain
+ * (FROM_HOST) and out of it (TO_HOST); not migrations, so not in the first
+ * eight. Always 0 for a device whose memory is the host's. */
+#define CL_TRANSFERRED_BYTES_FROM_HOST_USMCL 8
+#define CL_TRANSFERRED_BYTES_TO_HOST_USMCL 9
+#define CL_TRANSFERS_FROM_HOST_USMCL 10
+#define CL_TRANSFERS_TO_HOST_USMCL 11
+#define CL_DEVICE_MIGRATION_COUNTERS_USMCL 12 /* how many a device has */
 
-/* Writes the first min(num_values, CL_MIGRATION_COUNTERS_USMCL) counters to
- * values and their number to *num_values_ret. CL_INVALID_DEVICE if device is
+/* Writes the first min(num_values, CL_DEVICE_MIGRATION_COUNTERS_USMCL)
+ * counters to values and their number (CL_DEVICE_MIGRATION_COUNTERS_USMCL)
+ * to *num_values_ret. CL_INVALID_DEVICE if device is
  * not a usmcl device; CL_INVALID_VALUE if values is NULL and num_values is
  * not 0, or if values and num_values_ret are both NULL. */
 typedef cl_int(CL_API_CALL* clGetDeviceMigrationCountersUSMCL_fn)(cl_device_id device,

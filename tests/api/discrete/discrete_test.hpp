@@ -60,8 +60,21 @@ inline Counters counters(cl_device_id device) {
     Counters values{};
     cl_uint count = 0;
     REQUIRE_OK(counters_function()(device, CL_MIGRATION_COUNTERS_USMCL, values.data(), &count));
-    REQUIRE(count == CL_MIGRATION_COUNTERS_USMCL);
+    REQUIRE(count == CL_DEVICE_MIGRATION_COUNTERS_USMCL);
     return values;
+}
+
+// A device's host-transfer counters now (CL_TRANSFERRED_BYTES_FROM_HOST_USMCL
+// and the three after it, from index 0).
+inline std::array<cl_ulong, 4> transfer_counters(cl_device_id device) {
+    std::array<cl_ulong, CL_DEVICE_MIGRATION_COUNTERS_USMCL> values{};
+    cl_uint count = 0;
+    REQUIRE_OK(
+        counters_function()(device, CL_DEVICE_MIGRATION_COUNTERS_USMCL, values.data(), &count));
+    REQUIRE(count == CL_DEVICE_MIGRATION_COUNTERS_USMCL);
+    return {values[CL_TRANSFERRED_BYTES_FROM_HOST_USMCL],
+            values[CL_TRANSFERRED_BYTES_TO_HOST_USMCL], values[CL_TRANSFERS_FROM_HOST_USMCL],
+            values[CL_TRANSFERS_TO_HOST_USMCL]};
 }
 
 // The migrations planned so far for a memory object's bytes.

@@ -146,7 +146,7 @@ TEST_CASE("the migration counters query checks its arguments") {
     CHECK_CL(get(cpu_device(), 1, nullptr, &count), CL_INVALID_VALUE);
     CHECK_CL(get(cpu_device(), 0, nullptr, nullptr), CL_INVALID_VALUE);
     CHECK_OK(get(cpu_device(), 0, nullptr, &count));
-    CHECK(count == CL_MIGRATION_COUNTERS_USMCL);
+    CHECK(count == CL_DEVICE_MIGRATION_COUNTERS_USMCL);
     auto* of_mem = reinterpret_cast<clGetMemObjectMigrationCountersUSMCL_fn>(
         clGetExtensionFunctionAddressForPlatform(platform(),
                                                  "clGetMemObjectMigrationCountersUSMCL"));
@@ -160,6 +160,47 @@ TEST_CASE("the migration counters query checks its arguments") {
     CHECK_OK(of_mem(mem.get(), CL_MIGRATION_COUNTERS_USMCL, values, &count));
     CHECK(count == CL_MIGRATION_COUNTERS_USMCL);
     CHECK(values[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == 0);
+}
+
+TEST_CASE("host transfers on a discrete-memory device are counted apart from migrations") {
+    for (cl_device_id device : discrete_devices()) {
+        const ContextPtr context = make_context({device});
+        const QueuePtr queue = make_queue(context.get(), device);
+        constexpr size_t count = 4096;
+        auto data = iota_data(count, 3);
+        const MemPtr buffer = buffer_test::make_buffer(context.get(), CL_MEM_READ_WRITE, count * 4);
+        const Counters migrations = counters(device);
+        const auto before = transfer_counters(device);
+        REQUIRE_OK(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, 0, count * 4,
+                                        data.data(), 0, nullptr, nullptr));
+        std::vector<cl_uint> back(count / 2);
+        REQUIRE_OK(clEnqueueReadBuffer(queue.get(), buffer.get(), CL_TRUE, 400, count * 2,
+                                       back.data(), 0, nullptr, nullptr));
+        for (size_t i = 0; i < back.size(); ++i)
+            REQUIRE(back[i] == data[100 + i]);
+        // A rectangle of 3 rows of 16 bytes.
+        const size_t origin[3] = {0, 0, 0}, region[3] = {16, 3, 1};
+        std::vector<cl_uint> rect(12);
+        REQUIRE_OK(clEnqueueReadBufferRect(queue.get(), buffer.get(), CL_TRUE, origin, origin,
+                                           region, 64, 0, 16, 0, rect.data(), 0, nullptr, nullptr));
+        CHECK(rect[4] == data[16]);
+        const auto after = transfer_counters(device);
+        CHECK(after[0] - before[0] == count * 4);      // bytes from the host
+        CHECK(after[1] - before[1] == count * 2 + 48); // bytes to the host
+        CHECK(after[2] - before[2] == 1);
+        CHECK(after[3] - before[3] == 2);
+        // Not migrations: the buffer lives on the device only.
+        CHECK(since(migrations, counters(device)) == Counters{});
+    }
+    // The CPU device's memory is the host's: nothing crosses.
+    const ContextPtr context = make_context({cpu_device()});
+    const QueuePtr queue = make_queue(context.get(), cpu_device());
+    const MemPtr buffer = buffer_test::make_buffer(context.get(), CL_MEM_READ_WRITE, 64);
+    const auto before = transfer_counters(cpu_device());
+    char bytes[64] = {};
+    REQUIRE_OK(clEnqueueWriteBuffer(queue.get(), buffer.get(), CL_TRUE, 0, 64, bytes, 0, nullptr,
+                                    nullptr));
+    CHECK(transfer_counters(cpu_device()) == before);
 }
 
 TEST_CASE("kernels on a discrete-memory device match the host") {
