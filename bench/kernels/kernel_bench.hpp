@@ -133,6 +133,7 @@ void report(const char* key, double value);
 int child_build();
 void measure_memory_bound(const Device& device, const Sizes& sizes);
 void measure_compute(const Device& device, const Sizes& sizes);
+void measure_collectives(const Device& device, const Sizes& sizes);
 void measure_barriers_and_launch(const Device& device, const Sizes& sizes);
 
 // The parent (parent.cpp).
