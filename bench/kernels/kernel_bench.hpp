@@ -141,6 +141,7 @@ struct FormBuild {
 int child_build_forms(const FormBuild& build);
 void measure_memory_bound(const Device& device, const Sizes& sizes);
 void measure_compute(const Device& device, const Sizes& sizes);
+void measure_collectives(const Device& device, const Sizes& sizes);
 void measure_barriers_and_launch(const Device& device, const Sizes& sizes);
 
 // The parent (parent.cpp).

@@ -72,6 +72,15 @@
 //     differ from the host's count (fused multiply-adds near the boundary);
 //   - n-body step, 8192 bodies, every pair with one rsqrt: Gpair/s; 256
 //     bodies checked against a double-precision host sum (relative 1e-3);
+//   - collectives (child_collectives.cpp), 16M elements in work-groups of
+//     256 work-items: sub_group_reduce_add of floats (the sub-group leader
+//     writes one partial sum per sub-group) and sub_group_scan_inclusive_add
+//     of floats, needing __opencl_c_subgroups; work_group_reduce_add of ints
+//     (one partial sum per group) and work_group_scan_inclusive_add of ints
+//     and of floats, needing __opencl_c_work_group_collective_functions;
+//     GB/s counting 4 bytes per element for the reductions, 8 for the scans
+//     (read and written), and the sub-group size the driver chose. A driver
+//     without the feature (CL_DEVICE_OPENCL_C_FEATURES) shows "n/a";
 //   - reduction, sum of 64M ints: work-groups of 256 work-items, each adding
 //     two elements, then a tree in __local memory with a barrier per level,
 //     one partial sum per group (summed on the host for the check, not timed):
@@ -92,7 +101,8 @@
 // Files: main.cpp (options), parent.cpp (children, table), child_common.cpp
 // (OpenCL set-up and timing), child_build.cpp (part 1), child_build_forms.cpp
 // (part 1b, with the programs in spirv/), child_memory_bound.cpp,
-// child_compute.cpp, child_barriers_launch.cpp (parts 2 and 3).
+// child_compute.cpp, child_collectives.cpp, child_barriers_launch.cpp (parts
+// 2 and 3).
 
 #include "kernel_bench.hpp"
 
@@ -129,6 +139,7 @@ int child_kernels(const Sizes& sizes) {
     std::printf("platform %s\n", device.platform_name().c_str());
     measure_memory_bound(device, sizes);
     measure_compute(device, sizes);
+    measure_collectives(device, sizes);
     measure_barriers_and_launch(device, sizes);
     return any_wrong() ? 1 : 0;
 }

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string_view>
 
 namespace kernel_bench {
@@ -22,6 +23,7 @@ struct Results {
     std::string platform;
     std::map<std::string, std::vector<double>> values;
     std::vector<std::string> wrong;
+    std::set<std::string> unsupported; // keys of features the driver lacks
 };
 
 // Adds one line of a child ("key value") to results, the key prefixed.
@@ -35,12 +37,15 @@ void take_line(std::string_view text, const std::string& prefix, Results& result
         results.platform = value;
     else if (key == "wrong")
         results.wrong.push_back(value);
+    else if (key == "unsupported")
+        results.unsupported.insert(prefix + value);
     else
         results.values[prefix + key].push_back(std::strtod(value.c_str(), nullptr));
 }
 
-// The summary groups rows: program build, kernel throughput, launch round trip.
-enum class Group { build, kernel, launch };
+// The summary groups rows: program build, kernel throughput, launch round
+// trip; info rows describe a driver's choice and have no speed-up.
+enum class Group { build, kernel, launch, info };
 
 struct Row {
     const char* key;
@@ -82,6 +87,17 @@ constexpr Row rows[] = {
     {"nbody_gpairs", "n-body step, 8192 bodies (all pairs)", "Gpair/s", true, Group::kernel, true},
     {"reduce_gbs", "reduction, 64M ints, 256-item groups + barriers", "GB/s", true, Group::kernel,
      true},
+    {"sg_size", "sub-group size the driver chose (256-item groups)", "work-items", true,
+     Group::info, false},
+    {"sg_reduce_gbs", "sub_group_reduce_add, 16M floats, a sum per sub-group", "GB/s", true,
+     Group::kernel, true},
+    {"sg_scan_gbs", "sub_group_scan_inclusive_add, 16M floats", "GB/s", true, Group::kernel, true},
+    {"wg_reduce_int_gbs", "work_group_reduce_add, 16M ints, 256-item groups", "GB/s", true,
+     Group::kernel, true},
+    {"wg_scan_int_gbs", "work_group_scan_inclusive_add, 16M ints, 256-item groups", "GB/s", true,
+     Group::kernel, true},
+    {"wg_scan_float_gbs", "work_group_scan_inclusive_add, 16M floats, 256-item groups", "GB/s",
+     true, Group::kernel, true},
     {"tiny_ns", "1M tiny work-items (driver's local size)", "ns/work-item", false, Group::kernel,
      true},
     {"empty_median_us", "empty kernel enqueue+clFinish, median", "us", false, Group::launch, true},
@@ -98,6 +114,13 @@ std::optional<double> best_of(const Results& results, const Row& row) {
 
 std::string format(std::optional<double> value) {
     return value ? bench::format_value(*value) : "-";
+}
+
+// The best value, "n/a" for a feature the driver lacks, "-" for no value.
+std::string format(const Results& results, const Row& row) {
+    if (const std::optional<double> value = best_of(results, row))
+        return bench::format_value(*value);
+    return results.unsupported.count(row.key) ? "n/a" : "-";
 }
 
 // Part 1b: the programs built from both forms.
@@ -259,11 +282,11 @@ int parent(const Options& options, bench::Drivers& drivers) {
             const std::optional<double> ours = best_of(results[0], row);
             std::string line = std::string("| ") + row.label + " | " + row.unit + " |";
             for (size_t i = 0; i < count; ++i)
-                line += " " + format(best_of(results[i], row)) + " |";
+                line += " " + format(results[i], row) + " |";
             for (size_t peer = 1; peer < count; ++peer) {
                 const std::optional<double> theirs = best_of(results[peer], row);
                 std::string cell = "-";
-                if (ours && theirs && *ours > 0 && *theirs > 0) {
+                if (row.group != Group::info && ours && theirs && *ours > 0 && *theirs > 0) {
                     const double r = *ours / *theirs;
                     const double speedup = row.higher_is_better ? r : 1 / r;
                     // The cell is the speed-up: > 1 where usmcl is faster.

@@ -17,6 +17,10 @@
 // the next (in the same sub-CFG: no barrier between them) touch different
 // bytes: the reads are of slot n or the reader's own slot, the writes of
 // the writer's own slot. No trailing barrier is needed, and no atomics.
+// A value sits in the low bytes of its slot, and every access moves the
+// whole 8 bytes (the rest zero): the work-item loops then store and load
+// slots with contiguous vector moves (4 bytes at an 8-byte stride would be
+// a scatter or a gather).
 //
 // The scratch area is a __local variable of (kc::MaxWorkGroupSize + 1)
 // slots that the LocalMemory pass creates in the work-group functions that
@@ -28,7 +32,35 @@ static size_t wg_size(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
-#define WG_SLOT(T, S, I) (*(__local T *)((S) + (I)))
+// wg_put_T(s, i, x) stores x in slot i, wg_get_T(s, i) reads slot i.
+#define WG_SLOT_ACCESS(T)                                                      \
+  static void wg_put_##T(__local ulong *s, size_t i, T x) {                    \
+    union {                                                                    \
+      T v;                                                                     \
+      ulong u;                                                                 \
+    } w;                                                                       \
+    w.u = 0;                                                                   \
+    w.v = x;                                                                   \
+    s[i] = w.u;                                                                \
+  }                                                                            \
+  static T wg_get_##T(__local ulong *s, size_t i) {                            \
+    union {                                                                    \
+      T v;                                                                     \
+      ulong u;                                                                 \
+    } w;                                                                       \
+    w.u = s[i];                                                                \
+    return w.v;                                                                \
+  }
+WG_SLOT_ACCESS(int)
+WG_SLOT_ACCESS(uint)
+WG_SLOT_ACCESS(long)
+WG_SLOT_ACCESS(ulong)
+WG_SLOT_ACCESS(float)
+WG_SLOT_ACCESS(double)
+WG_SLOT_ACCESS(half)
+
+#define WG_GET(T, S, I) wg_get_##T(S, I)
+#define WG_PUT(T, S, I, X) wg_put_##T(S, I, X)
 
 #define WG_ADD(a, b) ((a) + (b))
 #define WG_MIN(a, b) ((b) < (a) ? (b) : (a))
@@ -38,59 +70,59 @@ static size_t wg_size(void) {
   OVERLOAD T work_group_reduce_##NAME(T x) {                                   \
     __local ulong *s = __kc_work_group_scratch();                              \
     size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_SLOT(T, s, lid) = x;                                                    \
+    WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (lid == 0) {                                                            \
-      T r = WG_SLOT(T, s, 0);                                                  \
+      T r = WG_GET(T, s, 0);                                                   \
       for (size_t i = 1; i < n; ++i)                                           \
-        r = OP(r, WG_SLOT(T, s, i));                                           \
-      WG_SLOT(T, s, n) = r;                                                    \
+        r = OP(r, WG_GET(T, s, i));                                            \
+      WG_PUT(T, s, n, r);                                                      \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return WG_SLOT(T, s, n);                                                   \
+    return WG_GET(T, s, n);                                                    \
   }                                                                            \
   OVERLOAD T work_group_scan_inclusive_##NAME(T x) {                           \
     __local ulong *s = __kc_work_group_scratch();                              \
     size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_SLOT(T, s, lid) = x;                                                    \
+    WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (lid == 0) {                                                            \
-      T r = WG_SLOT(T, s, 0);                                                  \
+      T r = WG_GET(T, s, 0);                                                   \
       for (size_t i = 1; i < n; ++i) {                                         \
-        r = OP(r, WG_SLOT(T, s, i));                                           \
-        WG_SLOT(T, s, i) = r;                                                  \
+        r = OP(r, WG_GET(T, s, i));                                            \
+        WG_PUT(T, s, i, r);                                                    \
       }                                                                        \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return WG_SLOT(T, s, lid);                                                 \
+    return WG_GET(T, s, lid);                                                  \
   }                                                                            \
   OVERLOAD T work_group_scan_exclusive_##NAME(T x) {                           \
     __local ulong *s = __kc_work_group_scratch();                              \
     size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_SLOT(T, s, lid) = x;                                                    \
+    WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (lid == 0) {                                                            \
       T r = IDENTITY;                                                          \
       for (size_t i = 0; i < n; ++i) {                                         \
-        T v = WG_SLOT(T, s, i);                                                \
-        WG_SLOT(T, s, i) = r;                                                  \
+        T v = WG_GET(T, s, i);                                                 \
+        WG_PUT(T, s, i, r);                                                    \
         r = OP(r, v);                                                          \
       }                                                                        \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return WG_SLOT(T, s, lid);                                                 \
+    return WG_GET(T, s, lid);                                                  \
   }
 
 #define WG_BROADCAST(T)                                                        \
   static T wg_broadcast_##T(T a, size_t target) {                              \
     __local ulong *s = __kc_work_group_scratch();                              \
     size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_SLOT(T, s, lid) = a;                                                    \
+    WG_PUT(T, s, lid, a);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (lid == 0)                                                              \
-      WG_SLOT(T, s, n) = WG_SLOT(T, s, target);                                \
+      WG_PUT(T, s, n, WG_GET(T, s, target));                                   \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return WG_SLOT(T, s, n);                                                   \
+    return WG_GET(T, s, n);                                                    \
   }                                                                            \
   OVERLOAD T work_group_broadcast(T a, size_t x) {                             \
     return wg_broadcast_##T(a, x);                                             \
@@ -152,16 +184,16 @@ WG_TYPE(half, -(half)INFINITY, (half)INFINITY)
   OVERLOAD int work_group_##NAME(int predicate) {                              \
     __local ulong *s = __kc_work_group_scratch();                              \
     size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_SLOT(int, s, lid) = predicate != 0;                                     \
+    WG_PUT(int, s, lid, predicate != 0);                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (lid == 0) {                                                            \
-      int r = WG_SLOT(int, s, 0);                                              \
+      int r = WG_GET(int, s, 0);                                               \
       for (size_t i = 1; i < n; ++i)                                           \
-        r = OP(r, WG_SLOT(int, s, i));                                         \
-      WG_SLOT(int, s, n) = r;                                                  \
+        r = OP(r, WG_GET(int, s, i));                                          \
+      WG_PUT(int, s, n, r);                                                    \
     }                                                                          \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    return WG_SLOT(int, s, n);                                                 \
+    return WG_GET(int, s, n);                                                  \
   }
 WG_PREDICATE(all, WG_AND)
 WG_PREDICATE(any, WG_OR)

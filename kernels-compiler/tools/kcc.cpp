@@ -45,6 +45,7 @@ kc::DeviceTarget fullTarget() {
                   "cl_khr_fp16"};
   T.OpenCLCFeatures = {"__opencl_c_int64",
                        "__opencl_c_subgroups",
+                       "__opencl_c_work_group_collective_functions",
                        "__opencl_c_fp64",
                        "__opencl_c_atomic_order_acq_rel",
                        "__opencl_c_atomic_order_seq_cst",
