@@ -420,9 +420,11 @@ VEC_1(double, lgamma, double)
     *iptr = f;                                                                 \
     if (isnan(x))                                                              \
       return x;                                                                \
-    if (isinf(x) || x == (T)0) /* +-0 for +-0 (7.5.1) */                       \
+    if (isinf(x))                                                              \
       return copysign((T)0, x);                                                \
-    return fmin(x - f, ONE_BELOW);                                             \
+    /* +-0 for +-0 (7.5.1), and for the denormals read as zeros (DAZ). */     \
+    T r = fmin(x - f, ONE_BELOW);                                              \
+    return f == (T)0 && r == (T)0 ? copysign((T)0, x) : r;                     \
   }                                                                            \
   OVERLOAD T modf(T x, AS T *iptr) {                                           \
     T i = trunc(x);                                                            \
