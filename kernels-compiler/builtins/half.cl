@@ -161,64 +161,19 @@ OVERLOAD half nextafter(half x, half y) {
 }
 VEC_2(half, nextafter, half, half)
 
-// --- Functions with a pointer result, for every address space.
-static int frexp_half_exponent(half x) {
-  int e;
-  (void)__builtin_frexpf((float)x, &e);
-  return e;
-}
+// --- Functions with a pointer result, for every address space: math.cl's
+// POINTER_FUNCTIONS, lgamma_r and remquo through float (remquo's remainder
+// is exact, lgamma_r rounds once).
 static half lgamma_r_half(half x, int *s) {
   return (half)lgamma_r_float((float)x, s);
 }
 static half remquo_half(half x, half y, int *q) {
   return (half)remquo_impl_float((float)x, (float)y, q);
 }
+#define LGAMMA_R_half lgamma_r_half
+#define REMQUO_half remquo_half
 #define POINTER_FUNCTIONS_HALF(AS, _)                                          \
-  OVERLOAD half fract(half x, AS half *iptr) {                                 \
-    half f = floor(x);                                                         \
-    *iptr = f;                                                                 \
-    if (isnan(x))                                                              \
-      return x;                                                                \
-    if (isinf(x) || x == (half)0)                                              \
-      return copysign((half)0, x);                                             \
-    return fmin((half)((float)x - (float)f), (half)0x1.ffcp-1f);               \
-  }                                                                            \
-  OVERLOAD half modf(half x, AS half *iptr) {                                  \
-    half i = trunc(x);                                                         \
-    *iptr = i;                                                                 \
-    return isinf(x) ? copysign((half)0, x)                                     \
-                    : copysign((half)((float)x - (float)i), x);                \
-  }                                                                            \
-  OVERLOAD half sincos(half x, AS half *cosval) {                              \
-    *cosval = cos(x);                                                          \
-    return sin(x);                                                             \
-  }                                                                            \
-  OVERLOAD half frexp(half x, AS int *e) {                                     \
-    int v = 0;                                                                 \
-    float r = (float)x;                                                        \
-    if (x != (half)0 && !isinf(x) && !isnan(x))                                \
-      v = frexp_half_exponent(x);                                              \
-    *e = v;                                                                    \
-    return (half)__builtin_ldexpf(r, -v);                                      \
-  }                                                                            \
-  OVERLOAD half lgamma_r(half x, AS int *s) {                                  \
-    int v;                                                                     \
-    half r = lgamma_r_half(x, &v);                                             \
-    *s = v;                                                                    \
-    return r;                                                                  \
-  }                                                                            \
-  OVERLOAD half remquo(half x, half y, AS int *q) {                            \
-    int v;                                                                     \
-    half r = remquo_half(x, y, &v);                                            \
-    *q = v;                                                                    \
-    return r;                                                                  \
-  }                                                                            \
-  VEC_1P(half, fract, half, half, AS)                                          \
-  VEC_1P(half, modf, half, half, AS)                                           \
-  VEC_1P(half, sincos, half, half, AS)                                         \
-  VEC_1P(half, frexp, half, int, AS)                                           \
-  VEC_1P(half, lgamma_r, half, int, AS)                                        \
-  VEC_2P(half, remquo, half, int, AS)
+  POINTER_FUNCTIONS(AS, half, int, (half)0x1.ffcp-1f)
 FOR_EACH_AS(POINTER_FUNCTIONS_HALF, )
 
 // --- Common functions (6.15.4).
