@@ -4,15 +4,25 @@
 //
 // A sub-group is a run of W consecutive work-items in local linear id order
 // (x fastest), W the kernel's sub-group size; the last one of a work-group
-// may be partial. Two placeholders, replaced per kernel by
-// Passes/SubGroups.cpp:
-//   __kc_sg_width()      W, a constant once the pass has run (the loops
-//                        below then have a known trip count and unroll)
-//   __kc_sg_exchange(x)  stores x in the work-item's slot, waits at a
-//                        barrier, returns the slots (the work-group's, in
-//                        local linear id order, rounded up to whole
-//                        sub-groups, so reading all W slots of the last
-//                        sub-group stays inside them)
+// may be partial. Placeholders, replaced per kernel by Passes/SubGroups.cpp
+// and the work-item loop nests (Passes/LoopNest.cpp):
+//   __kc_sg_width()          W, a constant once the pass has run (the loops
+//                            below then have a known trip count and unroll)
+//   __kc_sg_exchange(x, s)   stores x in slot s, waits at a barrier, returns
+//                            the slots (the work-group's, in local linear id
+//                            order, rounded up to whole sub-groups, so
+//                            reading all W slots of the last sub-group stays
+//                            inside them)
+//   __kc_sg_local_id(l)      the sub-group local id, l computed from the
+//   __kc_sg_base(b)          local linear id; the sub-group's first local
+//                            linear id, b computed likewise. Where the
+//                            work-group's x size is a multiple of W, the
+//                            loop nest runs each sub-group as an inner loop
+//                            of W work-items and gives its induction
+//                            variable and the sub-group's start instead:
+//                            the same values, which the vectorizer sees as
+//                            uniform across the sub-group (its slots are
+//                            then scalar loads, not gathers)
 // Every collective reads the slots of its sub-group after the exchange;
 // slots past the end of a partial sub-group are read but not used.
 
@@ -23,7 +33,7 @@ PURE uint __kc_sg_width(void);
 #define SG_W __kc_sg_width()
 
 #define SG_EXCHANGE(T)                                                         \
-  OVERLOAD __private T *__kc_sg_exchange(T x);
+  OVERLOAD __private T *__kc_sg_exchange(T x, uint slot);
 #define SG_EXCHANGE_VECTORS(T)                                                 \
   SG_EXCHANGE(T)                                                               \
   SG_EXCHANGE(T##2)                                                            \
@@ -52,16 +62,23 @@ static uint sg_enqueued_items(void) {
                 get_enqueued_local_size(2));
 }
 
-OVERLOAD uint get_sub_group_id(void) {
-  return (uint)get_local_linear_id() / SG_W;
-}
+PURE uint __kc_sg_local_id(uint linear_local_id);
+PURE uint __kc_sg_base(uint linear_base);
 
 OVERLOAD uint get_sub_group_local_id(void) {
-  return (uint)get_local_linear_id() % SG_W;
+  return __kc_sg_local_id((uint)get_local_linear_id() % SG_W);
 }
 
+// The local linear id of the sub-group's first work-item.
+static uint sg_base(void) {
+  uint Linear = (uint)get_local_linear_id();
+  return __kc_sg_base(Linear - Linear % SG_W);
+}
+
+OVERLOAD uint get_sub_group_id(void) { return sg_base() / SG_W; }
+
 OVERLOAD uint get_sub_group_size(void) {
-  uint Left = sg_group_items() - get_sub_group_id() * SG_W;
+  uint Left = sg_group_items() - sg_base();
   return Left < SG_W ? Left : SG_W;
 }
 
@@ -81,7 +98,8 @@ OVERLOAD uint get_enqueued_num_sub_groups(void) {
 }
 
 // The slots of the calling work-item's sub-group after an exchange of x.
-#define SG_SLOTS(x) (__kc_sg_exchange(x) + get_sub_group_id() * SG_W)
+#define SG_SLOTS(x)                                                            \
+  (__kc_sg_exchange(x, sg_base() + get_sub_group_local_id()) + sg_base())
 
 // Folds Op over the sub-group's slots i for which Keep holds (the others
 // count as the identity Id, so the loop has the same trip count for every
@@ -105,8 +123,37 @@ OVERLOAD uint get_enqueued_num_sub_groups(void) {
 #define SG_IMIN(a, b) ((b) < (a) ? (b) : (a))
 #define SG_IMAX(a, b) ((b) > (a) ? (b) : (a))
 
+// A reduction: a tree over the W slots (the slots past a partial
+// sub-group's end count as the identity), level by level, halving the
+// number of values each time: W-1 operations like a fold, but at most
+// log2(W) in a row, and each level one vector operation. The specification
+// leaves the order of a float reduction's operations open; every
+// work-item of the sub-group runs the same tree, so all get the same
+// result.
+#define SG_TREE_LEVEL(Op, V, Half)                                             \
+  if (SG_W > (Half))                                                           \
+    for (uint i = 0; i < (Half); ++i)                                          \
+      V[i] = Op(V[i], V[i + (Half)]);
+#define SG_REDUCE(T, x, Id, Op)                                                \
+  {                                                                            \
+    __private T *S = SG_SLOTS(x);                                              \
+    uint N = get_sub_group_size();                                             \
+    T V[64];                                                                   \
+    for (uint i = 0; i < SG_W; ++i) {                                          \
+      T Slot = S[i];                                                           \
+      V[i] = i < N ? Slot : (T)(Id);                                           \
+    }                                                                          \
+    SG_TREE_LEVEL(Op, V, 32)                                                   \
+    SG_TREE_LEVEL(Op, V, 16)                                                   \
+    SG_TREE_LEVEL(Op, V, 8)                                                    \
+    SG_TREE_LEVEL(Op, V, 4)                                                    \
+    SG_TREE_LEVEL(Op, V, 2)                                                    \
+    SG_TREE_LEVEL(Op, V, 1)                                                    \
+    return V[0];                                                               \
+  }
+
 #define SG_FOLD_OP(T, Name, Id, Op)                                            \
-  OVERLOAD T sub_group_reduce_##Name(T x) SG_FOLD(T, x, Id, Op, i < N)         \
+  OVERLOAD T sub_group_reduce_##Name(T x) SG_REDUCE(T, x, Id, Op)              \
   OVERLOAD T sub_group_scan_inclusive_##Name(T x)                              \
       SG_FOLD(T, x, Id, Op, i <= L)                                            \
   OVERLOAD T sub_group_scan_exclusive_##Name(T x)                              \

@@ -7,67 +7,116 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
 
 namespace kc {
+
+namespace {
+
+constexpr llvm::StringLiteral SubGroupLocalIdPlaceholder = "__kc_sg_local_id";
+constexpr llvm::StringLiteral SubGroupBasePlaceholder = "__kc_sg_base";
+
+// 0: __kc_sg_local_id, 1: __kc_sg_base, -1: neither.
+int subGroupPlaceholder(const llvm::Instruction &I) {
+  const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I);
+  const llvm::Function *Callee = Call ? Call->getCalledFunction() : nullptr;
+  if (!Callee)
+    return -1;
+  if (Callee->getName() == SubGroupLocalIdPlaceholder)
+    return 0;
+  return Callee->getName() == SubGroupBasePlaceholder ? 1 : -1;
+}
+
+llvm::MDNode *noRuntimeUnroll(llvm::LLVMContext &C) {
+  llvm::MDNode *Loop = llvm::MDNode::getDistinct(
+      C, {nullptr,
+          llvm::MDNode::get(C, {llvm::MDString::get(
+                                   C, "llvm.loop.unroll.runtime.disable")})});
+  Loop->replaceOperandWith(0, Loop);
+  return Loop;
+}
+
+} // namespace
 
 LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::BasicBlock *Exit,
                        llvm::ArrayRef<llvm::Value *> LocalSizes,
-                       llvm::StringRef Name) {
-  static constexpr const char *DimNames[3] = {"x", "y", "z"};
+                       llvm::StringRef Name, unsigned SubGroupWidth) {
+  // Loop levels from the outermost: z, y, then x, or x0 and x1 (the x
+  // loop cut into sub-groups).
+  static constexpr const char *FlatNames[3] = {"z", "y", "x"};
+  static constexpr const char *SubGroupNames[4] = {"z", "y", "x0", "x1"};
+  const char *const *LevelNames = SubGroupWidth ? SubGroupNames : FlatNames;
+  const unsigned Levels = SubGroupWidth ? 4 : 3;
   llvm::LLVMContext &C = WG.getContext();
   LoopNest Nest;
   Nest.Preheader = llvm::BasicBlock::Create(C, Name + ".preheader", &WG, Body);
-  std::array<llvm::BasicBlock *, 3> Headers{};
-  std::array<llvm::BasicBlock *, 3> Latches{};
-  for (int D = 2; D >= 0; --D)
-    Headers[D] = llvm::BasicBlock::Create(
-        C, Name + "." + DimNames[D] + ".header", &WG, Body);
-  for (int D = 0; D < 3; ++D)
-    Latches[D] = llvm::BasicBlock::Create(
-        C, Name + "." + DimNames[D] + ".latch", &WG, Exit);
+  std::array<llvm::BasicBlock *, 4> Headers{};
+  std::array<llvm::BasicBlock *, 4> Latches{};
+  std::array<llvm::PHINode *, 4> Ivs{};
+  for (unsigned L = 0; L < Levels; ++L)
+    Headers[L] = llvm::BasicBlock::Create(
+        C, Name + "." + LevelNames[L] + ".header", &WG, Body);
+  for (unsigned L = Levels; L-- > 0;)
+    Latches[L] = llvm::BasicBlock::Create(
+        C, Name + "." + LevelNames[L] + ".latch", &WG, Exit);
+
+  // Level L's bound and step: z, y and x over the local sizes; with
+  // sub-groups, x0 steps by W and x1 runs W times.
+  auto Bound = [&](unsigned L) -> llvm::Value * {
+    if (L == 3)
+      return llvm::ConstantInt::get(llvm::Type::getInt64Ty(C), SubGroupWidth);
+    return LocalSizes[2 - L];
+  };
+  auto Step = [&](unsigned L) -> uint64_t {
+    return L == 2 && SubGroupWidth ? SubGroupWidth : 1;
+  };
 
   llvm::IRBuilder<> B(Nest.Preheader);
-  B.CreateBr(Headers[2]);
-  for (int D = 2; D >= 0; --D) {
-    B.SetInsertPoint(Headers[D]);
-    llvm::BasicBlock *Outer = D == 2 ? Nest.Preheader : Headers[D + 1];
-    llvm::PHINode *Id =
-        B.CreatePHI(B.getInt64Ty(), 2, std::string("lid.") + DimNames[D]);
-    Id->addIncoming(B.getInt64(0), Outer);
-    Nest.Ids[D] = Id;
-    if (D == 0) {
-      llvm::Value *Linear = B.CreateMul(Nest.Ids[2], LocalSizes[1]);
-      Linear = B.CreateAdd(Linear, Nest.Ids[1]);
-      Linear = B.CreateMul(Linear, LocalSizes[0]);
-      Nest.LinearId = B.CreateAdd(Linear, Nest.Ids[0], "lid.linear");
-      B.CreateBr(Body);
-    } else {
-      B.CreateBr(Headers[D - 1]);
-    }
+  B.CreateBr(Headers[0]);
+  for (unsigned L = 0; L < Levels; ++L) {
+    B.SetInsertPoint(Headers[L]);
+    llvm::BasicBlock *Outer = L == 0 ? Nest.Preheader : Headers[L - 1];
+    Ivs[L] =
+        B.CreatePHI(B.getInt64Ty(), 2, std::string("lid.") + LevelNames[L]);
+    Ivs[L]->addIncoming(B.getInt64(0), Outer);
+    if (L + 1 < Levels)
+      B.CreateBr(Headers[L + 1]);
   }
-  for (int D = 0; D < 3; ++D) {
-    B.SetInsertPoint(Latches[D]);
+  // In the innermost header: the ids and the linear id (with sub-groups,
+  // the sub-group's start plus x1).
+  Nest.Ids[2] = Ivs[0];
+  Nest.Ids[1] = Ivs[1];
+  llvm::Value *Row = B.CreateMul(
+      B.CreateAdd(B.CreateMul(Ivs[0], LocalSizes[1]), Ivs[1]), LocalSizes[0]);
+  if (SubGroupWidth) {
+    Nest.Ids[0] = B.CreateNUWAdd(Ivs[2], Ivs[3], "lid.x");
+    Nest.SubGroupBase = B.CreateAdd(Row, Ivs[2], "sub_group.base");
+    Nest.SubGroupLocalId = Ivs[3];
+    Nest.LinearId = B.CreateAdd(Nest.SubGroupBase, Ivs[3], "lid.linear");
+  } else {
+    Nest.Ids[0] = Ivs[2];
+    Nest.LinearId = B.CreateAdd(Row, Ivs[2], "lid.linear");
+  }
+  B.CreateBr(Body);
+
+  for (unsigned L = Levels; L-- > 0;) {
+    B.SetInsertPoint(Latches[L]);
     llvm::Value *Next =
-        B.CreateAdd(Nest.Ids[D], B.getInt64(1), "", /*HasNUW=*/true);
-    Nest.Ids[D]->addIncoming(Next, Latches[D]);
-    llvm::Value *More = B.CreateICmpULT(Next, LocalSizes[D]);
+        B.CreateAdd(Ivs[L], B.getInt64(Step(L)), "", /*HasNUW=*/true);
+    Ivs[L]->addIncoming(Next, Latches[L]);
+    llvm::Value *More = B.CreateICmpULT(Next, Bound(L));
     llvm::BranchInst *Br =
-        B.CreateCondBr(More, Headers[D], D == 2 ? Exit : Latches[D + 1]);
-    // The y and z loops are not unrolled at run time either (the x loop's
-    // metadata says so for it, markWorkItemLoop): a copy of the whole x
-    // loop nest, vectorized or not, gains nothing.
-    if (D > 0) {
-      llvm::MDNode *Loop = llvm::MDNode::getDistinct(
-          C, {nullptr, llvm::MDNode::get(
-                           C, {llvm::MDString::get(
-                                  C, "llvm.loop.unroll.runtime.disable")})});
-      Loop->replaceOperandWith(0, Loop);
-      Br->setMetadata(llvm::LLVMContext::MD_loop, Loop);
-    }
+        B.CreateCondBr(More, Headers[L], L == 0 ? Exit : Latches[L - 1]);
+    // Only the innermost loop is a work-item loop (markWorkItemLoop gives
+    // it its metadata); the outer ones are not unrolled at run time
+    // either: a copy of the whole inner nest, vectorized or not, gains
+    // nothing.
+    if (L + 1 < Levels)
+      Br->setMetadata(llvm::LLVMContext::MD_loop, noRuntimeUnroll(C));
   }
-  Nest.InnerHeader = Headers[0];
-  Nest.Latch = Latches[0];
+  Nest.InnerHeader = Headers[Levels - 1];
+  Nest.Latch = Latches[Levels - 1];
   return Nest;
 }
 
@@ -77,17 +126,60 @@ void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
   std::array<llvm::Value *, 3> Ids;
   llvm::IRBuilder<> B(Nest.InnerHeader->getTerminator());
   for (unsigned D = 0; D < 3; ++D)
-    Ids[D] = Offsets[D] ? B.CreateNUWAdd(Nest.Ids[D], Offsets[D])
-                        : static_cast<llvm::Value *>(Nest.Ids[D]);
+    Ids[D] = Offsets[D] ? B.CreateNUWAdd(Nest.Ids[D], Offsets[D]) : Nest.Ids[D];
   for (llvm::BasicBlock *BB : Blocks) {
     for (llvm::Instruction &I : llvm::make_early_inc_range(*BB)) {
-      int Dim = localIdPlaceholderDim(I);
-      if (Dim < 0)
+      llvm::Value *Replacement = nullptr;
+      if (int Dim = localIdPlaceholderDim(I); Dim >= 0) {
+        Replacement = Dim == 3 ? Nest.LinearId : Ids[Dim];
+      } else if (int SG = subGroupPlaceholder(I); SG >= 0) {
+        llvm::Value *Own = SG == 0 ? Nest.SubGroupLocalId : Nest.SubGroupBase;
+        Replacement = I.getOperand(0);
+        if (Own) {
+          llvm::IRBuilder<> AtI(&I);
+          Replacement = AtI.CreateTrunc(Own, I.getType());
+        }
+      } else {
         continue;
-      I.replaceAllUsesWith(Dim == 3 ? Nest.LinearId : Ids[Dim]);
+      }
+      I.replaceAllUsesWith(Replacement);
       I.eraseFromParent();
     }
   }
+}
+
+unsigned subGroupLoopWidth(const llvm::Function &WG) {
+  unsigned Width = 0;
+  llvm::Attribute A = WG.getFnAttribute(SubGroupLoopsAttr);
+  if (!A.isStringAttribute() || A.getValueAsString().getAsInteger(10, Width))
+    return 0;
+  return Width;
+}
+
+llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
+                              unsigned W) {
+  llvm::IRBuilder<> B(WG.getEntryBlock().getTerminator());
+  // A kernel with a reqd_work_group_size knows.
+  const llvm::Function *Kernel = WG.getParent()->getFunction(
+      WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString());
+  const llvm::MDNode *Reqd =
+      Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
+  if (Reqd && Reqd->getNumOperands() == 3)
+    if (auto *X =
+            llvm::mdconst::dyn_extract<llvm::ConstantInt>(Reqd->getOperand(0));
+        X && !X->isZero())
+      return B.getInt1(X->getZExtValue() % W == 0);
+  return B.CreateICmpEQ(B.CreateURem(LocalSizeX, B.getInt64(W)), B.getInt64(0),
+                        "sub_groups.fit_rows");
+}
+
+void replaceSubGroupPlaceholders(llvm::Function &WG) {
+  for (llvm::BasicBlock &BB : WG)
+    for (llvm::Instruction &I : llvm::make_early_inc_range(BB))
+      if (subGroupPlaceholder(I) >= 0) {
+        I.replaceAllUsesWith(I.getOperand(0));
+        I.eraseFromParent();
+      }
 }
 
 } // namespace kc

@@ -20,24 +20,51 @@ namespace kc {
 //   x.latch -> x.header | y.latch -> y.header | z.latch -> z.header | Exit
 // Body blocks branch to Latch when a work-item is done. Every local size is
 // at least 1, so the loops test at the bottom.
+//
+// With a sub-group width W (SubGroupWidth, only where size_x is a multiple
+// of W), the x loop is two: sub-groups (x0 = 0, W, 2W, ...) around their W
+// work-items (x1 = 0 .. W-1), x = x0 + x1; the inner loop is the one
+// vectorized, and the sub-group's values (its start, SubGroupBase) do not
+// change in it.
 struct LoopNest {
   llvm::BasicBlock *Preheader = nullptr;
   llvm::BasicBlock *InnerHeader = nullptr;
   llvm::BasicBlock *Latch = nullptr;
-  std::array<llvm::PHINode *, 3> Ids{};
+  std::array<llvm::Value *, 3> Ids{};
   llvm::Value *LinearId =
       nullptr; // (z * size_y + y) * size_x + x, in InnerHeader
+  // With a sub-group width: the sub-group's first local linear id and the
+  // sub-group local id (x1), in InnerHeader.
+  llvm::Value *SubGroupBase = nullptr;
+  llvm::Value *SubGroupLocalId = nullptr;
 };
 
 LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::BasicBlock *Exit,
                        llvm::ArrayRef<llvm::Value *> LocalSizes,
-                       llvm::StringRef Name);
+                       llvm::StringRef Name, unsigned SubGroupWidth = 0);
 
 // Replaces the local id placeholder calls in Blocks with the nest's
-// induction variables (plus Offsets, where given) and linear id.
+// induction variables (plus Offsets, where given) and linear id, and the
+// sub-group placeholders (__kc_sg_local_id, __kc_sg_base) with the nest's
+// sub-group values or, in a nest without them, with their operand.
 void replaceLocalIdPlaceholders(
     llvm::ArrayRef<llvm::BasicBlock *> Blocks, const LoopNest &Nest,
     const std::array<llvm::Value *, 3> &Offsets = {});
+
+// The sub-group width the nests of WG use where size_x allows
+// (SubGroupLoopsAttr, set by SubGroupsPass where the function asks for
+// sub-group ids); 0 without one.
+unsigned subGroupLoopWidth(const llvm::Function &WG);
+
+// Whether size_x (LocalSizeX, in the entry block) is a multiple of W: the
+// branch between a nest with sub-group loops and one without, inserted
+// before the entry block's terminator.
+llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
+                              unsigned W);
+
+// Replaces the sub-group placeholders left anywhere in WG with their
+// operand (code outside any nest).
+void replaceSubGroupPlaceholders(llvm::Function &WG);
 
 } // namespace kc

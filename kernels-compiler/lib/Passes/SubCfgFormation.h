@@ -124,6 +124,9 @@ private:
   llvm::BasicBlock *cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                 llvm::ArrayRef<llvm::Value *> Sizes,
                                 PassKind Kind);
+  llvm::BasicBlock *cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
+                                    llvm::ArrayRef<llvm::Value *> Sizes,
+                                    PassKind Kind, unsigned SubGroupWidth);
   llvm::Value *countAt(llvm::IRBuilder<> &B, unsigned Id);
   llvm::SmallVector<llvm::Value *, 4> scanNextSlots(
       llvm::IRBuilder<> &B, llvm::StringRef Name,

@@ -11,24 +11,50 @@
 namespace kc::subcfg {
 
 // One sub-CFG in its work-item loop nest, for a pass of the given kind;
-// returns the nest's preheader.
+// returns the block that starts it. A function with sub-group ids gets two
+// nests, one with a loop per sub-group (LoopNest.h) where size_x is a
+// multiple of the sub-group size, the usual one elsewhere (not in slices:
+// a slice's ids start inside the group).
 llvm::BasicBlock *
 SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                              llvm::ArrayRef<llvm::Value *> Sizes,
                              PassKind Kind) {
+  unsigned W = SliceSizes[0] ? 0 : subGroupLoopWidth(F);
+  llvm::Value *Fits = W ? subGroupsFitRows(F, Sizes[0], W) : nullptr;
+  if (auto *Known = llvm::dyn_cast_or_null<llvm::ConstantInt>(Fits))
+    return cloneSubCfgNest(S, Dispatch, Sizes, Kind, Known->isOne() ? W : 0);
+  llvm::BasicBlock *Flat = cloneSubCfgNest(S, Dispatch, Sizes, Kind, 0);
+  if (!W)
+    return Flat;
+  llvm::BasicBlock *Rows = cloneSubCfgNest(S, Dispatch, Sizes, Kind, W);
+  auto *Choose = llvm::BasicBlock::Create(
+      C, "sub_groups.s" + std::to_string(S.Id), &F, Rows);
+  llvm::BranchInst::Create(Rows, Flat, Fits, Choose);
+  return Choose;
+}
+
+// One sub-CFG in a work-item loop nest (with a loop per sub-group of
+// SubGroupWidth work-items, if not 0); returns the nest's preheader.
+llvm::BasicBlock *
+SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
+                                 llvm::ArrayRef<llvm::Value *> Sizes,
+                                 PassKind Kind, unsigned SubGroupWidth) {
   llvm::ValueToValueMapTy VMap;
   llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
   std::string Suffix = ".s" + std::to_string(S.Id) +
                        (Kind == PassKind::Waiting  ? "w"
                         : Kind == PassKind::ToExit ? "x"
-                                                   : "");
+                                                   : "") +
+                       (SubGroupWidth ? "g" : "");
   for (llvm::BasicBlock *BB : S.Blocks) {
     llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, Suffix, &F);
     VMap[BB] = Clone;
     Clones.push_back(Clone);
   }
   LoopNest Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
-                                "subcfg" + std::to_string(S.Id));
+                                "subcfg" + std::to_string(S.Id) +
+                                    (SubGroupWidth ? ".sg" : ""),
+                                SubGroupWidth);
 
   // Leaving for a barrier: record its id, next work-item. Run to exit:
   // back to the start for the sub-CFG's own barrier.
@@ -115,7 +141,7 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
   }
   if (Kind != PassKind::ToExit)
     markWorkItemLoop(Nest.Latch->getTerminator(),
-                     addParallelAccesses(LoopBlocks));
+                     addParallelAccesses(LoopBlocks), SubGroupWidth != 0);
   return Nest.Preheader;
 }
 

@@ -8,11 +8,16 @@
 //
 //   __kc_sg_width()         the kernel's sub-group size, a constant (the
 //                           kernel's "kc-sub-group-size" attribute)
-//   __kc_sg_exchange(T x)   stores x in the work-item's slot of an array of
-//                           its own (one slot per work-item, rounded up to
-//                           whole sub-groups), waits at a barrier, and
-//                           returns the array: after the barrier each
-//                           work-item reads its sub-group's slots
+//   __kc_sg_exchange(T x, s) stores x in slot s (the work-item's local
+//                           linear id) of an array of its own (one slot per
+//                           work-item, rounded up to whole sub-groups),
+//                           waits at a barrier, and returns the array:
+//                           after the barrier each work-item reads its
+//                           sub-group's slots
+//
+// The sub-group ids (__kc_sg_local_id, __kc_sg_base) are left to the
+// work-item loop nests (LoopNest.h): a function that asks for them gets
+// SubGroupLoopsAttr, and its nests a version with a loop per sub-group.
 //
 // The barrier is an ordinary one (__kc_barrier): SubCfgFormation cuts the
 // work-group function there, the stores run in one work-item loop, the
@@ -49,6 +54,8 @@ namespace kc {
 namespace {
 
 constexpr llvm::StringLiteral WidthPlaceholder = "__kc_sg_width";
+constexpr llvm::StringLiteral IdPlaceholders[2] = {"__kc_sg_local_id",
+                                                   "__kc_sg_base"};
 // Mangled prefix of __kc_sg_exchange's overloads.
 constexpr llvm::StringLiteral ExchangePrefix = "_Z16__kc_sg_exchange";
 
@@ -155,14 +162,8 @@ void SubGroups::lowerExchange(llvm::CallInst *Call) {
   if (LI.getLoopFor(Call->getParent()))
     barrierBefore(Call);
   llvm::IRBuilder<> B(Call);
-  llvm::FunctionCallee LinearId =
-      M.getOrInsertFunction(LinearIdPlaceholder, B.getInt64Ty());
-  if (auto *Fn = llvm::dyn_cast<llvm::Function>(LinearId.getCallee())) {
-    Fn->addFnAttr(llvm::Attribute::NoUnwind);
-    Fn->setDoesNotAccessMemory();
-  }
-  B.CreateStore(Operand,
-                B.CreateInBoundsGEP(Ty, Slots, B.CreateCall(LinearId)));
+  llvm::Value *Slot = B.CreateZExt(Call->getArgOperand(1), B.getInt64Ty());
+  B.CreateStore(Operand, B.CreateInBoundsGEP(Ty, Slots, Slot));
   barrierBefore(Call);
   llvm::Value *Result = Slots;
   if (Result->getType() != Call->getType())
@@ -173,6 +174,7 @@ void SubGroups::lowerExchange(llvm::CallInst *Call) {
 
 bool SubGroups::run() {
   llvm::SmallVector<llvm::CallInst *, 8> Widths, Exchanges, Barriers;
+  bool AsksIds = false;
   for (llvm::BasicBlock &BB : F) {
     for (llvm::Instruction &I : BB) {
       auto *Call = llvm::dyn_cast<llvm::CallInst>(&I);
@@ -185,6 +187,8 @@ bool SubGroups::run() {
         Exchanges.push_back(Call);
       else if (isSubGroupBarrier(Name))
         Barriers.push_back(Call);
+      else if (llvm::is_contained(IdPlaceholders, Name))
+        AsksIds = true;
     }
   }
   if (Widths.empty() && Exchanges.empty() && Barriers.empty())
@@ -198,11 +202,13 @@ bool SubGroups::run() {
   // alike, its barriers may hold the whole group: the usual sub-CFGs, no
   // per-work-item dispatch.
   Uniformity U(F, LI, PDT);
-  bool Diverge = U.hasEarlyExits();
-  for (llvm::CallInst *Call : Exchanges)
-    Diverge |= !U.isUniformlyReached(*Call->getParent());
-  for (llvm::CallInst *Call : Barriers)
-    Diverge |= !U.isUniformlyReached(*Call->getParent());
+  // An early exit matters only before one of them (a final
+  // `if (get_sub_group_local_id() == 0) store` is not one).
+  bool Diverge = false;
+  for (auto *Calls : {&Exchanges, &Barriers})
+    for (llvm::CallInst *Call : *Calls)
+      Diverge |= !U.isUniformlyReached(*Call->getParent()) ||
+                 U.mayFollowEarlyExit(*Call->getParent());
   for (llvm::CallInst *Call : Exchanges)
     lowerExchange(Call);
   for (llvm::CallInst *Call : Barriers) {
@@ -211,6 +217,8 @@ bool SubGroups::run() {
   }
   if (Diverge)
     F.addFnAttr(SubGroupBarriersAttr);
+  if (AsksIds && Width > 1)
+    F.addFnAttr(SubGroupLoopsAttr, std::to_string(Width));
   return true;
 }
 

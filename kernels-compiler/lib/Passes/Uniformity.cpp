@@ -108,6 +108,8 @@ bool Uniformity::isUniformTerminator(const llvm::BasicBlock &BB) const {
 void Uniformity::markVaryingRegion(llvm::BasicBlock *Branch) {
   if (llvm::BasicBlock *Side = earlyExitSide(Branch)) {
     EarlyExits = true;
+    auto *Br = llvm::cast<llvm::BranchInst>(Branch->getTerminator());
+    Stays.push_back(Br->getSuccessor(Br->getSuccessor(0) == Side ? 1 : 0));
     llvm::SmallVector<llvm::BasicBlock *, 16> Work = {Side};
     while (!Work.empty()) {
       llvm::BasicBlock *BB = Work.pop_back_val();
@@ -133,6 +135,20 @@ void Uniformity::markVaryingRegion(llvm::BasicBlock *Branch) {
     VaryingControlled.insert(BB);
     llvm::append_range(Work, llvm::successors(BB));
   }
+}
+
+bool Uniformity::mayFollowEarlyExit(const llvm::BasicBlock &BB) const {
+  llvm::SmallPtrSet<const llvm::BasicBlock *, 16> Seen;
+  llvm::SmallVector<const llvm::BasicBlock *, 16> Work(Stays.begin(),
+                                                       Stays.end());
+  while (!Work.empty()) {
+    const llvm::BasicBlock *Next = Work.pop_back_val();
+    if (Next == &BB)
+      return true;
+    if (Seen.insert(Next).second)
+      llvm::append_range(Work, llvm::successors(Next));
+  }
+  return false;
 }
 
 // The successor of a two-way branch from which only the kernel's end can be

@@ -26,6 +26,7 @@
 
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/ADT/SmallVector.h>
 
 namespace llvm {
 class BasicBlock;
@@ -55,6 +56,10 @@ public:
   // Whether some work-items may end the kernel early, on a varying branch
   // whose other side the remaining ones run uniformly.
   bool hasEarlyExits() const { return EarlyExits; }
+  // Whether BB may run after an early exit: it is reachable from the side
+  // of an early-exit branch that stays (a barrier there is one the
+  // work-items that left must skip).
+  bool mayFollowEarlyExit(const llvm::BasicBlock &BB) const;
 
 private:
   void markVaryingRegion(llvm::BasicBlock *Branch);
@@ -65,6 +70,8 @@ private:
   // lead to it.
   llvm::SmallPtrSet<const llvm::BasicBlock *, 4> End;
   bool EarlyExits = false;
+  // The staying side of each early-exit branch.
+  llvm::SmallVector<llvm::BasicBlock *, 2> Stays;
   llvm::DenseSet<const llvm::Value *> Varying;
   // Blocks whose execution depends on a varying branch (the join excluded),
   // and the joins (the immediate post-dominators of varying branches).

@@ -75,7 +75,8 @@ llvm::BasicBlock *exitBlock(llvm::Function &WG) {
   return nullptr;
 }
 
-void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup) {
+void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup,
+                      bool KeepLoop) {
   llvm::LLVMContext &C = LatchTerm->getContext();
   llvm::SmallVector<llvm::Metadata *, 4> Ops;
   Ops.push_back(nullptr); // the self reference
@@ -95,6 +96,9 @@ void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup) {
   // for no speed.
   Ops.push_back(llvm::MDNode::get(
       C, {llvm::MDString::get(C, "llvm.loop.unroll.runtime.disable")}));
+  if (KeepLoop)
+    Ops.push_back(llvm::MDNode::get(
+        C, {llvm::MDString::get(C, "llvm.loop.unroll.disable")}));
   llvm::MDNode *Loop = llvm::MDNode::getDistinct(C, Ops);
   Loop->replaceOperandWith(0, Loop);
   LatchTerm->setMetadata(llvm::LLVMContext::MD_loop, Loop);

@@ -62,6 +62,10 @@ inline constexpr unsigned DefaultSubGroupSize = 8;
 // only a sub-group), and the function attribute it adds when there are any.
 inline constexpr llvm::StringRef SubGroupBarrierMD = "kc.sub_group_barrier";
 inline constexpr llvm::StringRef SubGroupBarriersAttr = "kc-sub-group-barriers";
+// Function attribute on work-group functions that ask for sub-group ids
+// (decimal: the sub-group size): their work-item loops get a version with
+// a loop per sub-group (LoopNest.h), taken where the x size allows.
+inline constexpr llvm::StringRef SubGroupLoopsAttr = "kc-sub-group-loops";
 
 // Program-scope variables of at least LargeGlobalThreshold bytes live outside
 // the JIT's image (LargeGlobalsPass): an external declaration
@@ -116,7 +120,10 @@ llvm::BasicBlock *exitBlock(llvm::Function &WG);
 // Attaches the work-item loop metadata to the latch terminator Latch:
 // vectorize.enable, unroll.runtime.disable and, when AccessGroup is given,
 // parallel_accesses.
-void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup);
+// KeepLoop: not unrolled either (a sub-group's loop of W work-items, a
+// known trip count the full unroller would take before the vectorizer).
+void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup,
+                      bool KeepLoop = false);
 // Adds every memory access in Blocks that cannot overlap between work-items
 // (no private allocas shared by all, no atomics or volatile) to a new access
 // group and returns it (nullptr when there is nothing to add).

@@ -14,13 +14,21 @@
 
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 namespace kc {
 
 llvm::PreservedAnalyses
 WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
-  if (!isWorkGroupFunction(F) || F.hasFnAttribute("kc-work-item-loops"))
+  if (!isWorkGroupFunction(F))
     return llvm::PreservedAnalyses::all();
+  if (F.hasFnAttribute("kc-work-item-loops")) {
+    // Sub-CFGs have their nests: what is left of the sub-group ids is
+    // outside them.
+    replaceSubGroupPlaceholders(F);
+    return llvm::PreservedAnalyses::all();
+  }
   llvm::BasicBlock *Entry = &F.getEntryBlock();
   llvm::BasicBlock *Body = bodyEntry(F);
   llvm::BasicBlock *Exit = exitBlock(F);
@@ -32,6 +40,32 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
   llvm::Value *Sizes[3];
   for (unsigned D = 0; D < 3; ++D)
     Sizes[D] = loadContextField(F, ctx::LocalSize, D);
+
+  // With sub-group ids: a copy of the body in a nest with a loop per
+  // sub-group, taken where size_x is a multiple of the sub-group size.
+  llvm::BasicBlock *SubGroupPreheader = nullptr;
+  if (unsigned W = subGroupLoopWidth(F)) {
+    llvm::ValueToValueMapTy VMap;
+    llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
+    for (llvm::BasicBlock *BB : BodyBlocks) {
+      llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, ".sg", &F);
+      VMap[BB] = Clone;
+      Clones.push_back(Clone);
+    }
+    LoopNest SgNest = buildLoopNest(F, llvm::cast<llvm::BasicBlock>(VMap[Body]),
+                                    Exit, Sizes, "wi.sg", W);
+    VMap[Exit] = SgNest.Latch;
+    for (llvm::BasicBlock *Clone : Clones)
+      for (llvm::Instruction &I : *Clone)
+        llvm::RemapInstruction(&I, VMap,
+                               llvm::RF_IgnoreMissingLocals |
+                                   llvm::RF_NoModuleLevelChanges);
+    replaceLocalIdPlaceholders(Clones, SgNest);
+    markWorkItemLoop(SgNest.Latch->getTerminator(),
+                     addParallelAccesses(Clones), /*KeepLoop=*/true);
+    SubGroupPreheader = SgNest.Preheader;
+  }
+
   LoopNest Nest = buildLoopNest(F, Body, Exit, Sizes, "wi");
   Entry->getTerminator()->replaceSuccessorWith(Body, Nest.Preheader);
   for (llvm::BasicBlock *BB : BodyBlocks)
@@ -40,6 +74,13 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
 
   markWorkItemLoop(Nest.Latch->getTerminator(),
                    addParallelAccesses(BodyBlocks));
+  if (SubGroupPreheader) {
+    llvm::BranchInst *Term =
+        llvm::cast<llvm::BranchInst>(Entry->getTerminator());
+    llvm::Value *Fits = subGroupsFitRows(F, Sizes[0], subGroupLoopWidth(F));
+    llvm::BranchInst::Create(SubGroupPreheader, Nest.Preheader, Fits, Entry);
+    Term->eraseFromParent();
+  }
   F.addFnAttr("kc-work-item-loops");
   return llvm::PreservedAnalyses::none();
 }

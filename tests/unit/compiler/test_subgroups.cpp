@@ -136,39 +136,98 @@ kernel void reduce(global const float *in, global float *out) {
 }
 
 TEST_CASE("a sub-group reduction over partial sub-groups and 2D groups", "[compiler][subgroups]") {
+    struct Shape {
+        uint64_t GX, GY;
+        std::vector<std::array<uint64_t, 3>> Locals;
+    };
+    // x sizes that are not multiples of the sub-group size (sub-groups that
+    // span rows, partial ones), and x sizes that are (the nests with a loop
+    // per sub-group).
+    const Shape Shapes[] = {
+        {30, 6, {{30, 1, 1}, {15, 2, 1}, {5, 3, 1}, {3, 6, 1}, {1, 1, 1}}},
+        {32, 6, {{32, 1, 1}, {16, 2, 1}, {16, 3, 1}, {8, 6, 1}, {4, 3, 1}}},
+    };
     for (unsigned Size : {4u, 8u, 16u}) {
         std::unique_ptr<kc::Module> M = buildFor(Size, ReduceSource);
         std::unique_ptr<kc::NativeProgram> P = kctest::jit(*M);
         const kc::KernelInfo& K = kctest::kernel(*M, "reduce");
-        const uint64_t GX = 30, GY = 6;
-        std::vector<float> In(GX * GY);
-        for (size_t I = 0; I < In.size(); ++I)
-            In[I] = static_cast<float>(static_cast<int>(I % 11) - 5);
-        for (std::array<uint64_t, 3> Local :
-             {std::array<uint64_t, 3>{30, 1, 1}, {15, 2, 1}, {5, 3, 1}, {3, 6, 1}, {1, 1, 1}}) {
-            std::vector<float> Out(In.size(), -1.0f);
-            kctest::ArgBuffer Args(K);
-            Args.set(0, In.data()).set(1, Out.data());
-            kctest::runNDRange(P->lookup("reduce"), Args, 2, {GX, GY, 1}, Local);
-            size_t Wrong = 0;
-            for (uint64_t BY = 0; BY < GY; BY += Local[1])
-                for (uint64_t BX = 0; BX < GX; BX += Local[0]) {
-                    std::vector<size_t> Linear; // global indices, local linear order
-                    for (uint64_t Y = 0; Y < Local[1]; ++Y)
-                        for (uint64_t X = 0; X < Local[0]; ++X)
-                            Linear.push_back((BY + Y) * GX + BX + X);
-                    for (size_t L = 0; L < Linear.size(); ++L) {
-                        const size_t First = L - L % Size;
-                        const size_t End = std::min<size_t>(First + Size, Linear.size());
-                        float Sum = 0.0f;
-                        for (size_t J = First; J < End; ++J)
-                            Sum += In[Linear[J]] * 2.0f + 1.0f;
-                        const float X = In[Linear[L]] * 2.0f + 1.0f;
-                        Wrong += Out[Linear[L]] != Sum * 0.5f + X;
+        for (const Shape& S : Shapes) {
+            const uint64_t GX = S.GX, GY = S.GY;
+            std::vector<float> In(GX * GY);
+            for (size_t I = 0; I < In.size(); ++I)
+                In[I] = static_cast<float>(static_cast<int>(I % 11) - 5);
+            for (std::array<uint64_t, 3> Local : S.Locals) {
+                std::vector<float> Out(In.size(), -1.0f);
+                kctest::ArgBuffer Args(K);
+                Args.set(0, In.data()).set(1, Out.data());
+                kctest::runNDRange(P->lookup("reduce"), Args, 2, {GX, GY, 1}, Local);
+                size_t Wrong = 0;
+                for (uint64_t BY = 0; BY < GY; BY += Local[1])
+                    for (uint64_t BX = 0; BX < GX; BX += Local[0]) {
+                        std::vector<size_t> Linear; // global indices, local linear order
+                        for (uint64_t Y = 0; Y < Local[1]; ++Y)
+                            for (uint64_t X = 0; X < Local[0]; ++X)
+                                Linear.push_back((BY + Y) * GX + BX + X);
+                        for (size_t L = 0; L < Linear.size(); ++L) {
+                            const size_t First = L - L % Size;
+                            const size_t End = std::min<size_t>(First + Size, Linear.size());
+                            float Sum = 0.0f;
+                            for (size_t J = First; J < End; ++J)
+                                Sum += In[Linear[J]] * 2.0f + 1.0f;
+                            const float X = In[Linear[L]] * 2.0f + 1.0f;
+                            Wrong += Out[Linear[L]] != Sum * 0.5f + X;
+                        }
                     }
-                }
-            INFO("sub-group size " << Size << ", local " << Local[0] << "x" << Local[1]);
-            CHECK(Wrong == 0);
+                INFO("sub-group size " << Size << ", global " << GX << "x" << GY << ", local "
+                                       << Local[0] << "x" << Local[1]);
+                CHECK(Wrong == 0);
+            }
         }
+    }
+}
+
+TEST_CASE("where the x size is a multiple of the sub-group size, a reduction reads its slots "
+          "without gathers",
+          "[compiler][subgroups]") {
+    const kc::HostTarget Host = kc::detectHostTarget();
+    if (Host.Features.find("+avx2") == std::string::npos) {
+        WARN("no AVX2: gathers are not the vectorizer's choice to check");
+        return;
+    }
+    // The work-group size makes the choice between the two nests constant:
+    // only the one with a loop per sub-group is left. There the sub-group's
+    // slots and size are the same in every iteration of the vectorized
+    // loop: scalar loads once per sub-group, where the other nest needs a
+    // gather per slot.
+    for (const char* Size : {"64, 1, 1", "16, 4, 1"}) {
+        INFO("reqd_work_group_size(" << Size << ")");
+        std::unique_ptr<kc::Module> M = buildFor(16, std::string(R"CL(
+__attribute__((reqd_work_group_size()CL") + Size + R"CL()))
+kernel void reduce(global const float *in, global float *out) {
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float s = sub_group_reduce_add(in[i]);
+    if (get_sub_group_local_id() == 0)
+        out[get_group_id(0) * get_num_sub_groups() + get_sub_group_id()] = s;
+}
+)CL");
+        llvm::LLVMContext Context;
+        Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
+        std::string Error;
+        std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(
+            static_cast<const kc::ModuleImpl&>(*M), kc::detectHostTarget(), Context, Error);
+        INFO(Error);
+        REQUIRE(IR);
+        llvm::Function* WG = IR->getFunction("reduce_wg");
+        REQUIRE(WG);
+        unsigned Gathers = 0, Adds = 0;
+        for (llvm::BasicBlock& BB : *WG)
+            for (llvm::Instruction& I : BB) {
+                if (auto* Call = llvm::dyn_cast<llvm::CallInst>(&I))
+                    if (llvm::Function* Callee = Call->getCalledFunction())
+                        Gathers += Callee->getName().starts_with("llvm.masked.gather");
+                Adds += I.getOpcode() == llvm::Instruction::FAdd;
+            }
+        CHECK(Gathers == 0);
+        CHECK(Adds >= 15); // the reduction's tree, once per sub-group
     }
 }
