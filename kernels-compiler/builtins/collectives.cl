@@ -8,7 +8,8 @@
 // barriers. Each function is three steps around two barriers:
 //   1. every work-item stores its value in its slot of the scratch area
 //      (a store per work-item: the work-item loop vectorizes it);
-//   2. work-item 0 makes one pass over the group's slots: a reduction
+//   2. work-item 0 (__kc_first_work_item(): run once, no loop over the
+//      work-items) makes one pass over the group's slots: a reduction
 //      leaves its result in slot n (n = the group's size, get_local_size:
 //      smaller in the last group of a non-uniform NDRange), a scan
 //      replaces every slot with its work-item's result;
@@ -27,6 +28,10 @@
 // call __kc_work_group_scratch (lib/Passes/LocalMemory.cpp).
 
 __local ulong *__kc_work_group_scratch(void);
+// Whether the caller is the work-group's first work-item (all local ids 0):
+// the compiler runs the code between two barriers that only it runs once,
+// without a loop over the group (Passes/SubCfgReplication.cpp).
+int __kc_first_work_item(void);
 
 static size_t wg_size(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
@@ -72,7 +77,7 @@ WG_SLOT_ACCESS(half)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (lid == 0) {                                                            \
+    if (__kc_first_work_item()) {                                              \
       T r = WG_GET(T, s, 0);                                                   \
       for (size_t i = 1; i < n; ++i)                                           \
         r = OP(r, WG_GET(T, s, i));                                            \
@@ -86,7 +91,7 @@ WG_SLOT_ACCESS(half)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (lid == 0) {                                                            \
+    if (__kc_first_work_item()) {                                              \
       T r = WG_GET(T, s, 0);                                                   \
       for (size_t i = 1; i < n; ++i) {                                         \
         r = OP(r, WG_GET(T, s, i));                                            \
@@ -101,7 +106,7 @@ WG_SLOT_ACCESS(half)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (lid == 0) {                                                            \
+    if (__kc_first_work_item()) {                                              \
       T r = IDENTITY;                                                          \
       for (size_t i = 0; i < n; ++i) {                                         \
         T v = WG_GET(T, s, i);                                                 \
@@ -119,7 +124,7 @@ WG_SLOT_ACCESS(half)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(T, s, lid, a);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (lid == 0)                                                              \
+    if (__kc_first_work_item())                                                \
       WG_PUT(T, s, n, WG_GET(T, s, target));                                   \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(T, s, n);                                                    \
@@ -186,7 +191,7 @@ WG_TYPE(half, -(half)INFINITY, (half)INFINITY)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(int, s, lid, predicate != 0);                                       \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (lid == 0) {                                                            \
+    if (__kc_first_work_item()) {                                              \
       int r = WG_GET(int, s, 0);                                               \
       for (size_t i = 1; i < n; ++i)                                           \
         r = OP(r, WG_GET(int, s, i));                                          \

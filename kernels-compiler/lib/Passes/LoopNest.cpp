@@ -3,6 +3,8 @@
 
 #include "Passes/WorkGroupABI.h"
 
+#include <llvm/IR/Constants.h>
+
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -16,7 +18,7 @@ namespace {
 constexpr llvm::StringLiteral SubGroupLocalIdPlaceholder = "__kc_sg_local_id";
 constexpr llvm::StringLiteral SubGroupBasePlaceholder = "__kc_sg_base";
 
-// 0: __kc_sg_local_id, 1: __kc_sg_base, -1: neither.
+// 0: __kc_sg_local_id, 1: __kc_sg_base, 2: __kc_first_work_item, -1: none.
 int subGroupPlaceholder(const llvm::Instruction &I) {
   const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I);
   const llvm::Function *Callee = Call ? Call->getCalledFunction() : nullptr;
@@ -24,7 +26,9 @@ int subGroupPlaceholder(const llvm::Instruction &I) {
     return -1;
   if (Callee->getName() == SubGroupLocalIdPlaceholder)
     return 0;
-  return Callee->getName() == SubGroupBasePlaceholder ? 1 : -1;
+  if (Callee->getName() == SubGroupBasePlaceholder)
+    return 1;
+  return Callee->getName() == FirstWorkItemPlaceholder ? 2 : -1;
 }
 
 llvm::MDNode *noRuntimeUnroll(llvm::LLVMContext &C) {
@@ -132,7 +136,13 @@ void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
       llvm::Value *Replacement = nullptr;
       if (int Dim = localIdPlaceholderDim(I); Dim >= 0) {
         Replacement = Dim == 3 ? Nest.LinearId : Ids[Dim];
-      } else if (int SG = subGroupPlaceholder(I); SG >= 0) {
+      } else if (int SG = subGroupPlaceholder(I); SG == 2) {
+        // Whether all three local ids are 0.
+        llvm::IRBuilder<> AtI(&I);
+        llvm::Value *Any = AtI.CreateOr(AtI.CreateOr(Ids[0], Ids[1]), Ids[2]);
+        Replacement =
+            AtI.CreateZExt(AtI.CreateICmpEQ(Any, AtI.getInt64(0)), I.getType());
+      } else if (SG >= 0) {
         llvm::Value *Own = SG == 0 ? Nest.SubGroupLocalId : Nest.SubGroupBase;
         Replacement = I.getOperand(0);
         if (Own) {
@@ -176,10 +186,36 @@ llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
 void replaceSubGroupPlaceholders(llvm::Function &WG) {
   for (llvm::BasicBlock &BB : WG)
     for (llvm::Instruction &I : llvm::make_early_inc_range(BB))
-      if (subGroupPlaceholder(I) >= 0) {
-        I.replaceAllUsesWith(I.getOperand(0));
+      if (int SG = subGroupPlaceholder(I); SG >= 0) {
+        // Outside any nest, the first work-item is the only one.
+        I.replaceAllUsesWith(SG == 2 ? llvm::ConstantInt::get(I.getType(), 1)
+                                     : I.getOperand(0));
         I.eraseFromParent();
       }
+}
+
+bool isFirstWorkItemTest(const llvm::Value *V) {
+  const auto *I = llvm::dyn_cast<llvm::Instruction>(V);
+  if (!I)
+    return false;
+  if (const auto *Cmp = llvm::dyn_cast<llvm::ICmpInst>(I))
+    if (Cmp->isEquality())
+      if (const auto *Zero =
+              llvm::dyn_cast<llvm::ConstantInt>(Cmp->getOperand(1));
+          Zero && Zero->isZero())
+        if (const auto *Call =
+                llvm::dyn_cast<llvm::Instruction>(Cmp->getOperand(0)))
+          return subGroupPlaceholder(*Call) == 2;
+  return subGroupPlaceholder(*I) == 2;
+}
+
+int firstWorkItemSuccessor(const llvm::BranchInst &Br) {
+  if (!Br.isConditional() || !isFirstWorkItemTest(Br.getCondition()))
+    return -1;
+  // The library's `if (__kc_first_work_item())`: the call's int compared
+  // with 0, either way.
+  const auto *Cmp = llvm::dyn_cast<llvm::ICmpInst>(Br.getCondition());
+  return Cmp && Cmp->getPredicate() == llvm::ICmpInst::ICMP_EQ ? 1 : 0;
 }
 
 } // namespace kc

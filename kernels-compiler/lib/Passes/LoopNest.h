@@ -8,6 +8,7 @@
 
 namespace llvm {
 class BasicBlock;
+class BranchInst;
 class Function;
 class PHINode;
 class Value;
@@ -45,9 +46,10 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::StringRef Name, unsigned SubGroupWidth = 0);
 
 // Replaces the local id placeholder calls in Blocks with the nest's
-// induction variables (plus Offsets, where given) and linear id, and the
+// induction variables (plus Offsets, where given) and linear id, the
 // sub-group placeholders (__kc_sg_local_id, __kc_sg_base) with the nest's
-// sub-group values or, in a nest without them, with their operand.
+// sub-group values or, in a nest without them, with their operand, and
+// __kc_first_work_item with whether every local id is 0.
 void replaceLocalIdPlaceholders(
     llvm::ArrayRef<llvm::BasicBlock *> Blocks, const LoopNest &Nest,
     const std::array<llvm::Value *, 3> &Offsets = {});
@@ -64,7 +66,16 @@ llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
                               unsigned W);
 
 // Replaces the sub-group placeholders left anywhere in WG with their
-// operand (code outside any nest).
+// operand, __kc_first_work_item with 1 (code outside any nest).
 void replaceSubGroupPlaceholders(llvm::Function &WG);
+
+// Whether V is the library's test for the work-group's first work-item
+// (__kc_first_work_item(), which the nests replace with "every local id is
+// 0"), or its comparison with 0.
+bool isFirstWorkItemTest(const llvm::Value *V);
+
+// The successor of Br (0 or 1) the first work-item takes where Br branches
+// on that test; -1 for any other branch.
+int firstWorkItemSuccessor(const llvm::BranchInst &Br);
 
 } // namespace kc

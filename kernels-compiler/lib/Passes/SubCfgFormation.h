@@ -124,9 +124,17 @@ private:
   llvm::BasicBlock *cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                 llvm::ArrayRef<llvm::Value *> Sizes,
                                 PassKind Kind);
+  // How the work-items run through a sub-CFG's clone: a loop nest, one
+  // with a loop per sub-group of W work-items, or only the first
+  // work-item, once (firstWorkItemOnly).
+  struct NestShape {
+    unsigned SubGroupWidth = 0;
+    bool Once = false;
+  };
   llvm::BasicBlock *cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                     llvm::ArrayRef<llvm::Value *> Sizes,
-                                    PassKind Kind, unsigned SubGroupWidth);
+                                    PassKind Kind, NestShape Shape);
+  bool firstWorkItemOnly(const SubCfg &S) const;
   llvm::Value *countAt(llvm::IRBuilder<> &B, unsigned Id);
   llvm::SmallVector<llvm::Value *, 4> scanNextSlots(
       llvm::IRBuilder<> &B, llvm::StringRef Name,

@@ -19,26 +19,61 @@ llvm::BasicBlock *
 SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                              llvm::ArrayRef<llvm::Value *> Sizes,
                              PassKind Kind) {
+  if (Kind == PassKind::All && firstWorkItemOnly(S))
+    return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {0, /*Once=*/true});
   unsigned W = SliceSizes[0] ? 0 : subGroupLoopWidth(F);
   llvm::Value *Fits = W ? subGroupsFitRows(F, Sizes[0], W) : nullptr;
   if (auto *Known = llvm::dyn_cast_or_null<llvm::ConstantInt>(Fits))
-    return cloneSubCfgNest(S, Dispatch, Sizes, Kind, Known->isOne() ? W : 0);
-  llvm::BasicBlock *Flat = cloneSubCfgNest(S, Dispatch, Sizes, Kind, 0);
+    return cloneSubCfgNest(S, Dispatch, Sizes, Kind,
+                           {Known->isOne() ? W : 0, false});
+  llvm::BasicBlock *Flat = cloneSubCfgNest(S, Dispatch, Sizes, Kind, {});
   if (!W)
     return Flat;
-  llvm::BasicBlock *Rows = cloneSubCfgNest(S, Dispatch, Sizes, Kind, W);
+  llvm::BasicBlock *Rows =
+      cloneSubCfgNest(S, Dispatch, Sizes, Kind, {W, false});
   auto *Choose = llvm::BasicBlock::Create(
       C, "sub_groups.s" + std::to_string(S.Id), &F, Rows);
   llvm::BranchInst::Create(Rows, Flat, Fits, Choose);
   return Choose;
 }
 
+// Whether only the work-group's first work-item does anything in S: its
+// start computes nothing that stays (no side effects) and branches on the
+// library's __kc_first_work_item() test, the other way leading straight to
+// a barrier. Such a sub-CFG (the middle step of the work-group collectives)
+// runs once, for that work-item, instead of in a loop that tests every
+// work-item. Not with per-work-item next barriers (each work-item records
+// its own) or slices (a slice's first work-item is not the group's).
+bool SubCfgFormation::firstWorkItemOnly(const SubCfg &S) const {
+  if (NextOf || SliceSizes[0])
+    return false;
+  llvm::BasicBlock *Start = S.Blocks.front();
+  auto *Br = llvm::dyn_cast<llvm::BranchInst>(Start->getTerminator());
+  int First = Br ? firstWorkItemSuccessor(*Br) : -1;
+  if (First < 0)
+    return false;
+  for (llvm::Instruction &I : *Start) {
+    if (&I == Br || isFirstWorkItemTest(&I))
+      continue; // the test (the call and its comparison)
+    if (I.mayHaveSideEffects() || llvm::isa<llvm::PHINode>(I))
+      return false;
+  }
+  llvm::BasicBlock *Others = Br->getSuccessor(1 - First);
+  if (isBarrierBlock(*Others))
+    return true;
+  auto *Next = llvm::dyn_cast<llvm::BranchInst>(Others->getTerminator());
+  return Others->size() == 1 && Next && Next->isUnconditional() &&
+         isBarrierBlock(*Next->getSuccessor(0));
+}
+
 // One sub-CFG in a work-item loop nest (with a loop per sub-group of
-// SubGroupWidth work-items, if not 0); returns the nest's preheader.
+// Shape.SubGroupWidth work-items, if not 0), or run once by the first
+// work-item (Shape.Once); returns the block that starts it.
 llvm::BasicBlock *
 SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                  llvm::ArrayRef<llvm::Value *> Sizes,
-                                 PassKind Kind, unsigned SubGroupWidth) {
+                                 PassKind Kind, NestShape Shape) {
+  const unsigned SubGroupWidth = Shape.SubGroupWidth;
   llvm::ValueToValueMapTy VMap;
   llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
   std::string Suffix = ".s" + std::to_string(S.Id) +
@@ -51,10 +86,24 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
     VMap[BB] = Clone;
     Clones.push_back(Clone);
   }
-  LoopNest Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
-                                "subcfg" + std::to_string(S.Id) +
-                                    (SubGroupWidth ? ".sg" : ""),
-                                SubGroupWidth);
+  LoopNest Nest;
+  if (Shape.Once) {
+    // No loop: the ids are 0, and leaving for a barrier goes straight to
+    // the dispatcher.
+    Nest.Preheader = llvm::BasicBlock::Create(
+        C, "once.s" + std::to_string(S.Id), &F, Clones.front());
+    llvm::BranchInst::Create(Clones.front(), Nest.Preheader);
+    Nest.InnerHeader = Nest.Preheader;
+    Nest.Latch = Dispatch;
+    llvm::Value *Zero = llvm::ConstantInt::get(llvm::Type::getInt64Ty(C), 0);
+    Nest.Ids = {Zero, Zero, Zero};
+    Nest.LinearId = Zero;
+  } else {
+    Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
+                         "subcfg" + std::to_string(S.Id) +
+                             (SubGroupWidth ? ".sg" : ""),
+                         SubGroupWidth);
+  }
 
   // Leaving for a barrier: record its id, next work-item. Run to exit:
   // back to the start for the sub-CFG's own barrier.
@@ -139,7 +188,7 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                                             Running);
     LoopBlocks.push_back(Running);
   }
-  if (Kind != PassKind::ToExit)
+  if (Kind != PassKind::ToExit && !Shape.Once)
     markWorkItemLoop(Nest.Latch->getTerminator(),
                      addParallelAccesses(LoopBlocks), SubGroupWidth != 0);
   return Nest.Preheader;

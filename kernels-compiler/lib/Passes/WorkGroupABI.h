@@ -66,6 +66,12 @@ inline constexpr llvm::StringRef SubGroupBarriersAttr = "kc-sub-group-barriers";
 // (decimal: the sub-group size): their work-item loops get a version with
 // a loop per sub-group (LoopNest.h), taken where the x size allows.
 inline constexpr llvm::StringRef SubGroupLoopsAttr = "kc-sub-group-loops";
+// int __kc_first_work_item(void): whether the calling work-item is the
+// work-group's first (local ids all 0). Code between two barriers that
+// only the first work-item runs (the library's collectives) runs once,
+// without a loop over the group (SubCfgReplication.cpp).
+inline constexpr llvm::StringRef FirstWorkItemPlaceholder =
+    "__kc_first_work_item";
 
 // Program-scope variables of at least LargeGlobalThreshold bytes live outside
 // the JIT's image (LargeGlobalsPass): an external declaration

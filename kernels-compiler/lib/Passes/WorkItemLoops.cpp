@@ -61,8 +61,8 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
                                llvm::RF_IgnoreMissingLocals |
                                    llvm::RF_NoModuleLevelChanges);
     replaceLocalIdPlaceholders(Clones, SgNest);
-    markWorkItemLoop(SgNest.Latch->getTerminator(),
-                     addParallelAccesses(Clones), /*KeepLoop=*/true);
+    markWorkItemLoop(SgNest.Latch->getTerminator(), addParallelAccesses(Clones),
+                     /*KeepLoop=*/true);
     SubGroupPreheader = SgNest.Preheader;
   }
 
