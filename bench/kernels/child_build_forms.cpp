@@ -58,7 +58,7 @@ cl_program create_and_build(const Device& device, const FormBuild& build, const 
         clGetProgramBuildInfo(program, device.device, CL_PROGRAM_BUILD_LOG, size, log.data(),
                               nullptr);
         std::fprintf(stderr, "kernel_bench: build log of %s:\n%s\n", build.program, log.c_str());
-        die("clBuildProgram", status);
+        bench::exit_with_cl_error("clBuildProgram", status);
     }
     return program;
 }

@@ -11,7 +11,7 @@ Device::Device() {
     cl_uint count = 0;
     CL_CHECK(clGetPlatformIDs(1, &platform, &count));
     if (count == 0)
-        die("finding a platform", CL_INVALID_PLATFORM);
+        bench::exit_with_cl_error("finding a platform", CL_INVALID_PLATFORM);
     CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
     cl_int status = CL_SUCCESS;
     context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);
@@ -42,7 +42,7 @@ cl_program Device::build(const char* source, const char* options) const {
         std::string log(size, '\0');
         clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
         std::fprintf(stderr, "kernel_bench: build log:\n%s\n", log.c_str());
-        die("clBuildProgram", status);
+        bench::exit_with_cl_error("clBuildProgram", status);
     }
     return program;
 }

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "cl_check.hpp"
+
 namespace bench {
 class Drivers;
 }
@@ -22,18 +24,6 @@ using Clock = std::chrono::steady_clock;
 inline double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-[[noreturn]] inline void die(const char* what, cl_int status) {
-    std::fprintf(stderr, "kernel_bench: %s failed: %d\n", what, status);
-    std::exit(3);
-}
-
-#define CL_CHECK(call)                                                                             \
-    do {                                                                                           \
-        const cl_int status_ = (call);                                                             \
-        if (status_ != CL_SUCCESS)                                                                 \
-            ::kernel_bench::die(#call, status_);                                                   \
-    } while (0)
 
 // How long the child measures each kernel.
 struct Sizes {

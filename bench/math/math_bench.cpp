@@ -46,6 +46,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cl_check.hpp"
 #include "drivers.hpp"
 
 namespace {
@@ -76,15 +77,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-#define CHECK_CL(call)                                                                             \
-    do {                                                                                           \
-        const cl_int check_cl_status = (call);                                                     \
-        if (check_cl_status != CL_SUCCESS) {                                                       \
-            std::fprintf(stderr, "math_bench: %s: error %d\n", #call, check_cl_status);            \
-            std::exit(1);                                                                          \
-        }                                                                                          \
-    } while (0)
-
 template <class T>
 bool run_type(cl_context context, cl_device_id device, cl_command_queue queue, size_t elements,
               double budget) {
@@ -101,7 +93,7 @@ bool run_type(cl_context context, cl_device_id device, cl_command_queue queue, s
     const char* text = source.c_str();
     cl_int error = CL_SUCCESS;
     cl_program program = clCreateProgramWithSource(context, 1, &text, nullptr, &error);
-    CHECK_CL(error);
+    CL_CHECK(error);
     if (clBuildProgram(program, 1, &device, "", nullptr, nullptr) != CL_SUCCESS) {
         size_t size = 0;
         clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
@@ -118,23 +110,23 @@ bool run_type(cl_context context, cl_device_id device, cl_command_queue queue, s
     }
     cl_mem x_buffer = clCreateBuffer(context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                      elements * sizeof(T), x.data(), &error);
-    CHECK_CL(error);
+    CL_CHECK(error);
     cl_mem y_buffer =
         clCreateBuffer(context, CL_MEM_WRITE_ONLY, elements * sizeof(T), nullptr, &error);
-    CHECK_CL(error);
+    CL_CHECK(error);
     bool ok = true;
     const T e = static_cast<T>(exponent);
     for (size_t k = 0; k < std::size(kernels); ++k) {
         const std::string name = "k" + std::to_string(k);
         cl_kernel kernel = clCreateKernel(program, name.c_str(), &error);
-        CHECK_CL(error);
-        CHECK_CL(clSetKernelArg(kernel, 0, sizeof(cl_mem), &x_buffer));
-        CHECK_CL(clSetKernelArg(kernel, 1, sizeof(cl_mem), &y_buffer));
-        CHECK_CL(clSetKernelArg(kernel, 2, sizeof(T), &e));
+        CL_CHECK(error);
+        CL_CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &x_buffer));
+        CL_CHECK(clSetKernelArg(kernel, 1, sizeof(cl_mem), &y_buffer));
+        CL_CHECK(clSetKernelArg(kernel, 2, sizeof(T), &e));
         // Warm-up and check.
-        CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &elements, nullptr, 0, nullptr,
+        CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &elements, nullptr, 0, nullptr,
                                         nullptr));
-        CHECK_CL(clEnqueueReadBuffer(queue, y_buffer, CL_TRUE, 0, elements * sizeof(T), y.data(), 0,
+        CL_CHECK(clEnqueueReadBuffer(queue, y_buffer, CL_TRUE, 0, elements * sizeof(T), y.data(), 0,
                                      nullptr, nullptr));
         const long double tolerance = is_double ? 1e-13L : 1e-5L;
         size_t wrong = 0;
@@ -152,9 +144,9 @@ bool run_type(cl_context context, cl_device_id device, cl_command_queue queue, s
         const auto start = std::chrono::steady_clock::now();
         for (int launches = 0; launches < 3 || seconds_since(start) < budget; ++launches) {
             const auto launch = std::chrono::steady_clock::now();
-            CHECK_CL(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &elements, nullptr, 0,
+            CL_CHECK(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &elements, nullptr, 0,
                                             nullptr, nullptr));
-            CHECK_CL(clFinish(queue));
+            CL_CHECK(clFinish(queue));
             best = std::min(best, seconds_since(launch));
             if (launches > 1000)
                 break;
@@ -172,17 +164,17 @@ bool run_type(cl_context context, cl_device_id device, cl_command_queue queue, s
 int child_main(size_t elements, double budget) {
     cl_platform_id platform = nullptr;
     cl_uint count = 0;
-    CHECK_CL(clGetPlatformIDs(1, &platform, &count));
+    CL_CHECK(clGetPlatformIDs(1, &platform, &count));
     cl_device_id device = nullptr;
-    CHECK_CL(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
+    CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
     char name[256] = {};
     clGetPlatformInfo(platform, CL_PLATFORM_VERSION, sizeof(name) - 1, name, nullptr);
     std::printf("platform %s\n", name);
     cl_int error = CL_SUCCESS;
     cl_context context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
-    CHECK_CL(error);
+    CL_CHECK(error);
     cl_command_queue queue = clCreateCommandQueueWithProperties(context, device, nullptr, &error);
-    CHECK_CL(error);
+    CL_CHECK(error);
     bool ok = run_type<float>(context, device, queue, elements, budget);
     cl_device_fp_config double_config = 0;
     clGetDeviceInfo(device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof(double_config), &double_config,

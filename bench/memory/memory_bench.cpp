@@ -59,6 +59,7 @@
 #include <utility>
 #include <vector>
 
+#include "cl_check.hpp"
 #include "drivers.hpp"
 
 namespace {
@@ -98,24 +99,14 @@ size_t parse_size(const char* text) {
     return value;
 }
 
-[[noreturn]] void die(const char* what, cl_int status) {
-    std::fprintf(stderr, "memory_bench: %s failed: %d\n", what, status);
-    std::exit(2);
-}
-
-#define CL_CHECK(call)                                                                             \
-    do {                                                                                           \
-        const cl_int status_ = (call);                                                             \
-        if (status_ != CL_SUCCESS)                                                                 \
-            die(#call, status_);                                                                   \
-    } while (0)
-
 // Page-aligned host memory, touched so that no page fault is timed.
 struct HostMemory {
     explicit HostMemory(size_t size) : size(size) {
         bytes = static_cast<std::byte*>(std::aligned_alloc(4096, (size + 4095) / 4096 * 4096));
-        if (!bytes)
-            die("aligned_alloc", -1);
+        if (!bytes) {
+            std::fprintf(stderr, "memory_bench: aligned_alloc of %zu bytes failed\n", size);
+            std::exit(2);
+        }
         std::memset(bytes, 0x11, size);
     }
     ~HostMemory() { std::free(bytes); }

@@ -66,6 +66,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cl_check.hpp"
 #include "drivers.hpp"
 
 namespace {
@@ -104,18 +105,6 @@ std::string human(std::uint64_t bytes) {
         std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
     return text;
 }
-
-[[noreturn]] void die(const char* what, cl_int status) {
-    std::fprintf(stderr, "migration_bench: %s failed: %d\n", what, status);
-    std::exit(2);
-}
-
-#define CL_CHECK(call)                                                                             \
-    do {                                                                                           \
-        const cl_int status_ = (call);                                                             \
-        if (status_ != CL_SUCCESS)                                                                 \
-            die(#call, status_);                                                                   \
-    } while (0)
 
 const char* const source = R"CLC(
 kernel void update(global uint* x, uint step) {

@@ -49,6 +49,7 @@
 #include <utility>
 #include <vector>
 
+#include "cl_check.hpp"
 #include "drivers.hpp"
 
 namespace {
@@ -58,16 +59,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-[[noreturn]] void fail(const char* what, cl_int code) {
-    std::fprintf(stderr, "queue_bench: %s failed: %d\n", what, code);
-    std::exit(3);
-}
-
-void check(cl_int code, const char* what) {
-    if (code != CL_SUCCESS)
-        fail(what, code);
 }
 
 // ---- the measurements, in the child ------------------------------------------
@@ -91,27 +82,26 @@ struct Child {
     Child() {
         cl_platform_id platform = nullptr;
         cl_uint count = 0;
-        check(clGetPlatformIDs(1, &platform, &count), "clGetPlatformIDs");
+        CL_CHECK(clGetPlatformIDs(1, &platform, &count));
         if (count == 0)
-            fail("finding a platform", CL_INVALID_PLATFORM);
+            bench::exit_with_cl_error("finding a platform", CL_INVALID_PLATFORM);
         char name[256] = {};
-        check(clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr),
-              "clGetPlatformInfo");
+        CL_CHECK(clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name - 1, name, nullptr));
         platform_name = name;
         cl_device_id device = nullptr;
-        check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr), "clGetDeviceIDs");
+        CL_CHECK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device, nullptr));
         cl_int error = CL_SUCCESS;
         context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &error);
-        check(error, "clCreateContext");
+        bench::check_cl(error, "clCreateContext");
         queue = clCreateCommandQueue(context, device, 0, &error);
-        check(error, "clCreateCommandQueue");
+        bench::check_cl(error, "clCreateCommandQueue");
         other = clCreateCommandQueue(context, device, 0, &error);
-        check(error, "clCreateCommandQueue");
+        bench::check_cl(error, "clCreateCommandQueue");
         source = clCreateBuffer(context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, transfer_bytes,
                                 host.data(), &error);
-        check(error, "clCreateBuffer");
+        bench::check_cl(error, "clCreateBuffer");
         destination = clCreateBuffer(context, CL_MEM_READ_WRITE, transfer_bytes, nullptr, &error);
-        check(error, "clCreateBuffer");
+        bench::check_cl(error, "clCreateBuffer");
     }
     ~Child() {
         clReleaseMemObject(destination);
@@ -129,8 +119,8 @@ struct Child {
         samples.reserve(static_cast<size_t>(count));
         for (int i = 0; i < count; ++i) {
             const auto start = Clock::now();
-            check(clEnqueueMarkerWithWaitList(queue, 0, nullptr, nullptr), "marker");
-            check(clFinish(queue), "clFinish");
+            CL_CHECK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, nullptr));
+            CL_CHECK(clFinish(queue));
             samples.push_back(seconds_since(start) * 1e9);
         }
         return samples;
@@ -146,21 +136,18 @@ struct Child {
             const auto start = Clock::now();
             switch (kind) {
             case Transfer::copy:
-                check(clEnqueueCopyBuffer(queue, source, destination, 0, 0, transfer_bytes, 0,
-                                          nullptr, nullptr),
-                      "clEnqueueCopyBuffer");
-                check(clFinish(queue), "clFinish");
+                CL_CHECK(clEnqueueCopyBuffer(queue, source, destination, 0, 0, transfer_bytes, 0,
+                                             nullptr, nullptr));
+                CL_CHECK(clFinish(queue));
                 break;
             case Transfer::read:
-                check(clEnqueueReadBuffer(queue, source, CL_TRUE, 0, transfer_bytes, host.data(), 0,
-                                          nullptr, nullptr),
-                      "clEnqueueReadBuffer");
+                CL_CHECK(clEnqueueReadBuffer(queue, source, CL_TRUE, 0, transfer_bytes, host.data(),
+                                             0, nullptr, nullptr));
                 break;
             case Transfer::fill:
-                check(clEnqueueFillBuffer(queue, destination, &pattern, sizeof pattern, 0,
-                                          transfer_bytes, 0, nullptr, nullptr),
-                      "clEnqueueFillBuffer");
-                check(clFinish(queue), "clFinish");
+                CL_CHECK(clEnqueueFillBuffer(queue, destination, &pattern, sizeof pattern, 0,
+                                             transfer_bytes, 0, nullptr, nullptr));
+                CL_CHECK(clFinish(queue));
                 break;
             }
             samples.push_back(seconds_since(start) * 1e9);
@@ -172,8 +159,8 @@ struct Child {
     double throughput(int count) {
         const auto start = Clock::now();
         for (int i = 0; i < count; ++i)
-            check(clEnqueueMarkerWithWaitList(queue, 0, nullptr, nullptr), "marker");
-        check(clFinish(queue), "clFinish");
+            CL_CHECK(clEnqueueMarkerWithWaitList(queue, 0, nullptr, nullptr));
+        CL_CHECK(clFinish(queue));
         return count / seconds_since(start);
     }
 
@@ -183,17 +170,16 @@ struct Child {
         cl_event previous = nullptr;
         for (int i = 0; i < count; ++i) {
             cl_event next = nullptr;
-            check(clEnqueueMarkerWithWaitList(i % 2 ? other : queue, previous ? 1 : 0,
-                                              previous ? &previous : nullptr, &next),
-                  "chained marker");
+            CL_CHECK(clEnqueueMarkerWithWaitList(i % 2 ? other : queue, previous ? 1 : 0,
+                                                 previous ? &previous : nullptr, &next));
             if (previous)
-                check(clReleaseEvent(previous), "clReleaseEvent");
+                CL_CHECK(clReleaseEvent(previous));
             previous = next;
         }
-        check(clFinish(queue), "clFinish");
-        check(clFinish(other), "clFinish");
+        CL_CHECK(clFinish(queue));
+        CL_CHECK(clFinish(other));
         const double elapsed = seconds_since(start);
-        check(clReleaseEvent(previous), "clReleaseEvent");
+        CL_CHECK(clReleaseEvent(previous));
         return elapsed;
     }
 };

@@ -6,9 +6,10 @@
 //   ninja -C build-bench bench-usm               (configured with -Dbenchmarks=true)
 // or directly
 //   build-bench/bench/usm/usm_bench --usmcl build-bench/driver/icd
-//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none] [--max-size 256M] [--seed N]
-// --usmcl and --pocl take an ICD vendors folder or a single .icd file (then
-// linked into a private temporary folder, so the loader sees that ICD alone).
+//       [--pocl /etc/OpenCL/vendors/pocl.icd | --pocl none] [--cpus 0]
+//       [--max-size 256M] [--seed N]
+// --usmcl, --pocl and --cpus are bench/common's driver options (drivers.hpp);
+// a --pocl that does not exist leaves PoCL out.
 //   build-bench/bench/usm/usm_bench --child registry <seed>
 // runs part 2's lookups on a memory::UsmRegistry alone, without an ICD
 // (ranges from aligned_alloc and a memory::DevicePool), and prints
@@ -56,6 +57,8 @@
 // data, a child that fails); goals missed are reported, not errors.
 #include "usm_bench.hpp"
 
+#include "drivers.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -66,9 +69,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace usm_bench {
 
@@ -97,11 +97,6 @@ size_t parse_size(const char* text) {
     return value;
 }
 
-void die(const char* what, int status) {
-    std::fprintf(stderr, "usm_bench: %s failed: %d\n", what, status);
-    std::exit(2);
-}
-
 void fail(const char* what) {
     std::fprintf(stderr, "usm_bench: %s failed\n", what);
     std::exit(3);
@@ -109,80 +104,36 @@ void fail(const char* what) {
 
 namespace {
 
-namespace fs = std::filesystem;
+// The default --pocl: used when present.
+constexpr const char* default_pocl = "/etc/OpenCL/vendors/pocl.icd";
 
 struct Options {
-    std::string usmcl;
-    std::string pocl = "/etc/OpenCL/vendors/pocl.icd";
     size_t max_size = 256 * MiB;
     unsigned long long seed = 12345;
 };
 
-// A vendors folder holding only the given ICD.
-std::string vendors_folder(const std::string& icd, std::vector<fs::path>& temporary) {
-    if (fs::is_directory(icd))
-        return icd;
-    char pattern[] = "/tmp/usm_bench.XXXXXX";
-    if (!mkdtemp(pattern)) {
-        std::perror("mkdtemp");
-        std::exit(2);
-    }
-    const fs::path folder = pattern;
-    fs::create_symlink(fs::absolute(icd), folder / fs::path(icd).filename());
-    temporary.push_back(folder);
-    return folder.string();
-}
-
 bool children_failed = false;
 
-// Runs this program as a child with OCL_ICD_VENDORS set; returns its
-// output, one vector of words per line.
-std::vector<std::vector<std::string>> run_child(const std::vector<std::string>& arguments,
-                                                const std::string& vendors) {
-    int pipe_ends[2];
-    if (pipe(pipe_ends) != 0) {
-        std::perror("pipe");
-        std::exit(2);
-    }
-    std::fflush(stdout);
-    const pid_t pid = fork();
-    if (pid == 0) {
-        dup2(pipe_ends[1], STDOUT_FILENO);
-        close(pipe_ends[0]);
-        close(pipe_ends[1]);
-        setenv("OCL_ICD_VENDORS", vendors.c_str(), 1);
-        std::vector<char*> argv;
-        for (const std::string& argument : arguments)
-            argv.push_back(const_cast<char*>(argument.c_str()));
-        argv.push_back(nullptr);
-        execv("/proc/self/exe", argv.data());
-        std::perror("execv");
-        _exit(127);
-    }
-    close(pipe_ends[1]);
-    std::string output;
-    char chunk[4096];
-    for (ssize_t n; (n = read(pipe_ends[0], chunk, sizeof chunk)) > 0;)
-        output.append(chunk, static_cast<size_t>(n));
-    close(pipe_ends[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        std::fprintf(stderr, "usm_bench: child %s failed (status %d)\n",
-                     arguments.size() > 2 ? arguments[2].c_str() : "?", status);
-        children_failed = true;
-    }
+// Runs this program as a child for the driver; returns its output, one vector
+// of words per line.
+std::vector<std::vector<std::string>> run_child(const bench::Drivers& drivers,
+                                                const bench::Driver& driver,
+                                                const std::vector<std::string>& arguments) {
     std::vector<std::vector<std::string>> lines;
-    std::istringstream stream(output);
-    for (std::string line; std::getline(stream, line);) {
-        std::istringstream words(line);
+    const bool exited_ok = drivers.run_child(driver, arguments, {}, [&](std::string_view line) {
+        std::istringstream words{std::string(line)};
         std::vector<std::string> split;
         for (std::string word; words >> word;)
             split.push_back(word);
         if (!split.empty())
             lines.push_back(std::move(split));
-        if (line.rfind("platform ", 0) == 0)
-            lines.back() = {"platform", line.substr(9)};
+        if (line.starts_with("platform "))
+            lines.back() = {"platform", std::string(line.substr(9))};
+    });
+    if (!exited_ok) {
+        std::fprintf(stderr, "usm_bench: child %s of %s failed\n",
+                     arguments.size() > 1 ? arguments[1].c_str() : "?", driver.name.c_str());
+        children_failed = true;
     }
     return lines;
 }
@@ -542,35 +493,30 @@ void print_summary(const AllocRun& ours, const AllocRun* pocl, const LookupTimes
     }
 }
 
-int parent(const Options& options, const char* self) {
-    std::vector<fs::path> temporary;
-    const std::string usmcl = vendors_folder(options.usmcl, temporary);
-    const bool with_pocl = options.pocl != "none" && fs::exists(options.pocl);
-    if (options.pocl != "none" && !with_pocl)
-        std::fprintf(stderr, "usm_bench: %s not found; running without PoCL\n",
-                     options.pocl.c_str());
-    const std::string pocl = with_pocl ? vendors_folder(options.pocl, temporary) : "";
+int parent(const Options& options, const bench::Drivers& drivers) {
+    const bench::Driver& usmcl = drivers.usmcl();
+    const bench::Driver* pocl = drivers.size() > 1 ? &drivers.all()[1] : nullptr;
     const std::string seed = std::to_string(options.seed);
     const auto start = Clock::now();
 
     AllocRun ours, theirs;
-    auto alloc = [&](const char* name, const std::string& vendors, AllocRun& into) {
-        std::fprintf(stderr, "usm_bench: allocation latency through %s ...\n", name);
-        parse_alloc(run_child({self, "--child", "alloc"}, vendors), into);
+    auto alloc = [&](const bench::Driver& driver, AllocRun& into) {
+        std::fprintf(stderr, "usm_bench: allocation latency through %s ...\n", driver.name.c_str());
+        parse_alloc(run_child(drivers, driver, {"--child", "alloc"}), into);
     };
-    alloc("usmcl", usmcl, ours);
-    if (with_pocl) {
-        alloc("PoCL", pocl, theirs);
-        alloc("PoCL", pocl, theirs);
+    alloc(usmcl, ours);
+    if (pocl) {
+        alloc(*pocl, theirs);
+        alloc(*pocl, theirs);
     }
-    alloc("usmcl", usmcl, ours);
-    print_alloc(ours, with_pocl ? &theirs : nullptr);
+    alloc(usmcl, ours);
+    print_alloc(ours, pocl ? &theirs : nullptr);
     std::fflush(stdout);
 
     LookupTimes lookups;
     for (int run = 0; run < 2; ++run) {
         std::fprintf(stderr, "usm_bench: lookups through usmcl ...\n");
-        parse_lookup(run_child({self, "--child", "lookup", seed}, usmcl), lookups);
+        parse_lookup(run_child(drivers, usmcl, {"--child", "lookup", seed}), lookups);
     }
     print_lookup(lookups);
     std::fflush(stdout);
@@ -578,22 +524,19 @@ int parent(const Options& options, const char* self) {
     BandwidthRun bandwidth;
     auto measure_bandwidth = [&] {
         std::fprintf(stderr, "usm_bench: bandwidth through usmcl ...\n");
-        parse_bandwidth(
-            run_child({self, "--child", "bandwidth", std::to_string(options.max_size), seed},
-                      usmcl),
-            bandwidth);
+        parse_bandwidth(run_child(drivers, usmcl,
+                                  {"--child", "bandwidth", std::to_string(options.max_size), seed}),
+                        bandwidth);
     };
     measure_bandwidth();
     std::fprintf(stderr, "usm_bench: memory ...\n");
-    MemoryValues memory = parse_memory(run_child({self, "--child", "memory", seed}, usmcl));
+    MemoryValues memory = parse_memory(run_child(drivers, usmcl, {"--child", "memory", seed}));
     measure_bandwidth();
     print_bandwidth(bandwidth);
     print_memory(memory);
 
-    print_summary(ours, with_pocl ? &theirs : nullptr, lookups, bandwidth, memory);
+    print_summary(ours, pocl ? &theirs : nullptr, lookups, bandwidth, memory);
     std::printf("\n(%.0f s)\n", seconds_since(start));
-    for (const fs::path& folder : temporary)
-        fs::remove_all(folder);
     if (children_failed)
         std::fprintf(stderr, "usm_bench: a child failed: results above are incomplete\n");
     return children_failed ? 1 : 0;
@@ -620,13 +563,15 @@ int main(int argc, char** argv) {
         return 2;
     }
     Options options;
+    bench::Drivers drivers("usm_bench");
+    std::string pocl = default_pocl;
     for (int i = 1; i < argc; ++i) {
         const std::string_view argument = argv[i];
         const bool has_value = i + 1 < argc;
-        if (argument == "--usmcl" && has_value)
-            options.usmcl = argv[++i];
+        if ((argument == "--usmcl" || argument == "--cpus") && has_value)
+            drivers.take_option(argument, argv[++i]);
         else if (argument == "--pocl" && has_value)
-            options.pocl = argv[++i];
+            pocl = argv[++i];
         else if (argument == "--max-size" && has_value)
             options.max_size = parse_size(argv[++i]);
         else if (argument == "--seed" && has_value)
@@ -634,14 +579,19 @@ int main(int argc, char** argv) {
         else {
             std::fprintf(stderr,
                          "usage: %s --usmcl <icd dir|file> [--pocl <icd file|dir|none>] "
-                         "[--max-size 256M] [--seed N]\n",
+                         "[--cpus <list>] [--max-size 256M] [--seed N]\n",
                          argv[0]);
             return 2;
         }
     }
-    if (options.usmcl.empty() || options.max_size < 4 * KiB) {
-        std::fprintf(stderr, "usm_bench: --usmcl is required; --max-size at least 4K\n");
+    if (options.max_size < 4 * KiB) {
+        std::fprintf(stderr, "usm_bench: --max-size at least 4K\n");
         return 2;
     }
-    return parent(options, argv[0]);
+    if (pocl == "none" || std::filesystem::exists(pocl))
+        drivers.take_option("--pocl", pocl.c_str());
+    else
+        std::fprintf(stderr, "usm_bench: %s not found; running without PoCL\n", pocl.c_str());
+    drivers.resolve();
+    return parent(options, drivers);
 }

@@ -35,17 +35,9 @@ inline double seconds_since(Clock::time_point start) {
 std::string human(size_t bytes);
 size_t parse_size(const char* text);
 
-// An OpenCL call failed: the message goes to stderr, the process exits with 2.
-[[noreturn]] void die(const char* what, int status);
-// Wrong data or another error that is not an OpenCL status: exits with 3.
+// Wrong data or another error that is not an OpenCL status: the message goes
+// to stderr, the process exits with 3 (failed OpenCL calls: cl_check.hpp).
 [[noreturn]] void fail(const char* what);
-
-#define CL_CHECK(call)                                                                             \
-    do {                                                                                           \
-        const cl_int status_ = (call);                                                             \
-        if (status_ != CL_SUCCESS)                                                                 \
-            ::usm_bench::die(#call, status_);                                                      \
-    } while (0)
 
 // How an operation is timed: the best of `batches` batches, each of at
 // least 3 operations and `seconds` (interference from other processes only

@@ -4,6 +4,7 @@
 // child with a non-zero status.
 #include "usm_bench.hpp"
 
+#include "cl_check.hpp"
 #include "memory/device_pool.hpp"
 #include "memory/usm_registry.hpp"
 
@@ -146,7 +147,7 @@ struct Setup {
             break;
         }
         if (status != CL_SUCCESS)
-            die("USM allocation", status);
+            bench::exit_with_cl_error("USM allocation", status);
         if (!pointer)
             fail("USM allocation returned NULL with CL_SUCCESS");
         return pointer;
