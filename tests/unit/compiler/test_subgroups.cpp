@@ -35,6 +35,15 @@ std::unique_ptr<kc::Module> buildFor(unsigned SubGroupSize, const std::string& S
     return std::move(R.Output);
 }
 
+// The IR checks below optimize for a fixed AVX-512 CPU whatever this
+// machine is: they look at the IR the vectorizer makes, nothing runs it.
+kc::HostTarget avx512Host() {
+    kc::HostTarget Host = kc::detectHostTarget();
+    Host.CPU = "znver4";
+    Host.Features = "";
+    return Host;
+}
+
 struct VectorUse {
     unsigned Widest = 1;     // the widest vector of floats produced or stored
     unsigned VectorAdds = 0; // fadd instructions on vectors of floats
@@ -45,8 +54,8 @@ VectorUse floatVectors(const kc::Module& M, const std::string& Kernel) {
     llvm::LLVMContext Context;
     Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
     std::string Error;
-    std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(M),
-                                                           kc::detectHostTarget(), Context, Error);
+    std::unique_ptr<llvm::Module> IR =
+        kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(M), avx512Host(), Context, Error);
     INFO(Error);
     REQUIRE(IR);
     llvm::Function* WG = IR->getFunction(Kernel + "_wg");
@@ -108,11 +117,6 @@ kernel void four(global int *p) { p[0] = get_sub_group_size(); }
 
 TEST_CASE("a kernel with a sub-group reduction still vectorizes across work-items",
           "[compiler][subgroups]") {
-    const kc::HostTarget Host = kc::detectHostTarget();
-    if (Host.Features.find("+avx2") == std::string::npos) {
-        WARN("no AVX2: nothing to check");
-        return;
-    }
     for (unsigned Size : {8u, 16u}) {
         INFO("sub-group size " << Size);
         std::unique_ptr<kc::Module> M = buildFor(Size, ReduceSource);
@@ -189,11 +193,6 @@ TEST_CASE("a sub-group reduction over partial sub-groups and 2D groups", "[compi
 TEST_CASE("where the x size is a multiple of the sub-group size, a reduction reads its slots "
           "without gathers",
           "[compiler][subgroups]") {
-    const kc::HostTarget Host = kc::detectHostTarget();
-    if (Host.Features.find("+avx2") == std::string::npos) {
-        WARN("no AVX2: gathers are not the vectorizer's choice to check");
-        return;
-    }
     // The work-group size makes the choice between the two nests constant:
     // only the one with a loop per sub-group is left. There the sub-group's
     // slots and size are the same in every iteration of the vectorized
@@ -214,7 +213,7 @@ kernel void reduce(global const float *in, global float *out) {
         Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
         std::string Error;
         std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(
-            static_cast<const kc::ModuleImpl&>(*M), kc::detectHostTarget(), Context, Error);
+            static_cast<const kc::ModuleImpl&>(*M), avx512Host(), Context, Error);
         INFO(Error);
         REQUIRE(IR);
         llvm::Function* WG = IR->getFunction("reduce_wg");
