@@ -4,7 +4,6 @@
 #include "Passes/WorkGroupABI.h"
 
 #include <llvm/IR/Constants.h>
-
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -18,8 +17,9 @@ namespace {
 constexpr llvm::StringLiteral SubGroupLocalIdPlaceholder = "__kc_sg_local_id";
 constexpr llvm::StringLiteral SubGroupBasePlaceholder = "__kc_sg_base";
 
+// The placeholders a nest gives values to besides the local ids:
 // 0: __kc_sg_local_id, 1: __kc_sg_base, 2: __kc_first_work_item, -1: none.
-int subGroupPlaceholder(const llvm::Instruction &I) {
+int nestPlaceholder(const llvm::Instruction &I) {
   const auto *Call = llvm::dyn_cast<llvm::CallInst>(&I);
   const llvm::Function *Callee = Call ? Call->getCalledFunction() : nullptr;
   if (!Callee)
@@ -136,7 +136,7 @@ void replaceLocalIdPlaceholders(llvm::ArrayRef<llvm::BasicBlock *> Blocks,
       llvm::Value *Replacement = nullptr;
       if (int Dim = localIdPlaceholderDim(I); Dim >= 0) {
         Replacement = Dim == 3 ? Nest.LinearId : Ids[Dim];
-      } else if (int SG = subGroupPlaceholder(I); SG == 2) {
+      } else if (int SG = nestPlaceholder(I); SG == 2) {
         // Whether all three local ids are 0.
         llvm::IRBuilder<> AtI(&I);
         llvm::Value *Any = AtI.CreateOr(AtI.CreateOr(Ids[0], Ids[1]), Ids[2]);
@@ -186,7 +186,7 @@ llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
 void replaceSubGroupPlaceholders(llvm::Function &WG) {
   for (llvm::BasicBlock &BB : WG)
     for (llvm::Instruction &I : llvm::make_early_inc_range(BB))
-      if (int SG = subGroupPlaceholder(I); SG >= 0) {
+      if (int SG = nestPlaceholder(I); SG >= 0) {
         // Outside any nest, the first work-item is the only one.
         I.replaceAllUsesWith(SG == 2 ? llvm::ConstantInt::get(I.getType(), 1)
                                      : I.getOperand(0));
@@ -205,8 +205,8 @@ bool isFirstWorkItemTest(const llvm::Value *V) {
           Zero && Zero->isZero())
         if (const auto *Call =
                 llvm::dyn_cast<llvm::Instruction>(Cmp->getOperand(0)))
-          return subGroupPlaceholder(*Call) == 2;
-  return subGroupPlaceholder(*I) == 2;
+          return nestPlaceholder(*Call) == 2;
+  return nestPlaceholder(*I) == 2;
 }
 
 int firstWorkItemSuccessor(const llvm::BranchInst &Br) {
