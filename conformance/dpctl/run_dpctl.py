@@ -56,6 +56,10 @@ OPERATIONS = [
     ('argmax_float32', 'a = np.sin(np.arange(10000, dtype=np.float32))', 'dpt.argmax(d(a))', 'a.argmax()'),
     ('cumulative_sum_int32', 'a = np.arange(5000, dtype=np.int32) % 7', 'dpt.cumulative_sum(d(a))',
      'np.cumsum(a)'),
+    # A scan into bool: DPC++'s kernel shuffles 8-bit values across the
+    # sub-group (intel_sub_group_shuffle on char); dpctl issue 2017's case.
+    ('cumulative_sum_int32_to_bool', 'a = np.array([-1, 1, 0, 2] * 1000, dtype=np.int32)',
+     'dpt.cumulative_sum(d(a), dtype="?")', 'np.cumsum(a != 0) != 0'),
     ('sort_float32', 'a = np.sin(np.arange(5000, dtype=np.float32))', 'dpt.sort(d(a))', 'np.sort(a)'),
     ('argsort_int32', 'a = (np.arange(5000, dtype=np.int32) * 7919) % 10007', 'dpt.argsort(d(a))',
      'np.argsort(a, kind="stable")'),

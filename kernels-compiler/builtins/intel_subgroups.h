@@ -28,6 +28,11 @@ __KC_INTEL_SHUFFLES(ulong)
 #if defined(cl_khr_fp64) || defined(__opencl_c_fp64)
 __KC_INTEL_SHUFFLES(double)
 #endif
+// cl_intel_subgroups_char and cl_intel_subgroups_short.
+__KC_INTEL_SHUFFLES_VECTORS(char)
+__KC_INTEL_SHUFFLES_VECTORS(uchar)
+__KC_INTEL_SHUFFLES_VECTORS(short)
+__KC_INTEL_SHUFFLES_VECTORS(ushort)
 
 uint __KC_SG_DECL intel_sub_group_block_read(const __global uint *p);
 uint2 __KC_SG_DECL intel_sub_group_block_read2(const __global uint *p);

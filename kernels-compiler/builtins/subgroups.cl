@@ -282,6 +282,14 @@ SG_INTEL_SHUFFLES_VECTORS(uint)
 SG_INTEL_SHUFFLES(long)
 SG_INTEL_SHUFFLES(ulong)
 SG_INTEL_SHUFFLES(double)
+// cl_intel_subgroups_char, cl_intel_subgroups_short, and half (what
+// SPIR-V's OpSubgroupShuffleINTEL on 8- and 16-bit types calls: DPC++'s
+// scans of bool and int8 arrays).
+SG_INTEL_SHUFFLES_VECTORS(char)
+SG_INTEL_SHUFFLES_VECTORS(uchar)
+SG_INTEL_SHUFFLES_VECTORS(short)
+SG_INTEL_SHUFFLES_VECTORS(ushort)
+SG_INTEL_SHUFFLES(half)
 
 // Block reads and writes: element k of work-item L is p[L + k * M], M the
 // sub-group's get_max_sub_group_size() (the pointer is the same for the
