@@ -53,8 +53,7 @@ constexpr const char *ScratchName = "__kc_work_group_scratch";
 // The largest work-group WG runs: its kernel's reqd_work_group_size when it
 // has one, else kc::MaxWorkGroupSize.
 uint64_t groupSizeLimit(const llvm::Function &WG) {
-  const llvm::Function *Kernel = WG.getParent()->getFunction(
-      WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString());
+  const llvm::Function *Kernel = kernelOf(WG);
   const llvm::MDNode *Reqd =
       Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
   if (!Reqd || Reqd->getNumOperands() != 3)

@@ -170,8 +170,7 @@ llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
                               unsigned W) {
   llvm::IRBuilder<> B(WG.getEntryBlock().getTerminator());
   // A kernel with a reqd_work_group_size knows.
-  const llvm::Function *Kernel = WG.getParent()->getFunction(
-      WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString());
+  const llvm::Function *Kernel = kernelOf(WG);
   const llvm::MDNode *Reqd =
       Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
   if (Reqd && Reqd->getNumOperands() == 3)

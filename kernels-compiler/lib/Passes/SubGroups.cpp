@@ -73,10 +73,9 @@ llvm::StringRef calleeName(const llvm::CallInst &Call) {
 // The sub-group size the kernel was finalized with (Link/Finalize.cpp sets
 // the attribute on the kernel); DefaultSubGroupSize without one.
 unsigned subGroupSizeOf(llvm::Function &WG) {
-  llvm::StringRef Kernel =
-      WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString();
   unsigned Size = DefaultSubGroupSize;
-  for (const llvm::Function *F : {WG.getParent()->getFunction(Kernel), &WG}) {
+  const llvm::Function *Self = &WG;
+  for (const llvm::Function *F : {kernelOf(WG), Self}) {
     if (!F)
       continue;
     llvm::Attribute A = F->getFnAttribute(SubGroupSizeAttr);

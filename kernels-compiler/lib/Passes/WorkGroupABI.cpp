@@ -9,6 +9,7 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
 
 #include <array>
 
@@ -62,6 +63,11 @@ llvm::Value *loadContextField(llvm::Function &WG, uint64_t Offset,
       Offset == ctx::PrivateEnd)
     return B.CreateLoad(B.getPtrTy(), Field);
   return B.CreateLoad(B.getInt64Ty(), Field);
+}
+
+const llvm::Function *kernelOf(const llvm::Function &WG) {
+  return WG.getParent()->getFunction(
+      WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString());
 }
 
 llvm::BasicBlock *bodyEntry(llvm::Function &WG) {

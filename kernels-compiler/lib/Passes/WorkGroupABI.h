@@ -120,6 +120,8 @@ llvm::Value *loadContextField(llvm::Function &WG, uint64_t Offset,
                               unsigned Dim);
 // The entry block's single successor: where the body starts.
 llvm::BasicBlock *bodyEntry(llvm::Function &WG);
+// The kernel WG was made from (WorkGroupFunctionAttr); null if gone.
+const llvm::Function *kernelOf(const llvm::Function &WG);
 // The block holding the only `ret void`.
 llvm::BasicBlock *exitBlock(llvm::Function &WG);
 

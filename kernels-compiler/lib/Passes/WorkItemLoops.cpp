@@ -12,6 +12,7 @@
 #include "Passes/Passes.h"
 #include "Passes/WorkGroupABI.h"
 
+#include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -41,10 +42,19 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
   for (unsigned D = 0; D < 3; ++D)
     Sizes[D] = loadContextField(F, ctx::LocalSize, D);
 
-  // With sub-group ids: a copy of the body in a nest with a loop per
-  // sub-group, taken where size_x is a multiple of the sub-group size.
+  // With sub-group ids, a nest with a loop per sub-group where size_x is a
+  // multiple of the sub-group size: the only nest where that is known (a
+  // reqd_work_group_size), else a copy of the body in one, chosen at run
+  // time.
+  const unsigned W = subGroupLoopWidth(F);
+  llvm::Value *Fits = W ? subGroupsFitRows(F, Sizes[0], W) : nullptr;
+  unsigned BodyWidth = 0;
+  if (auto *Known = llvm::dyn_cast_or_null<llvm::ConstantInt>(Fits)) {
+    BodyWidth = Known->isOne() ? W : 0;
+    Fits = nullptr;
+  }
   llvm::BasicBlock *SubGroupPreheader = nullptr;
-  if (unsigned W = subGroupLoopWidth(F)) {
+  if (Fits) {
     llvm::ValueToValueMapTy VMap;
     llvm::SmallVector<llvm::BasicBlock *, 16> Clones;
     for (llvm::BasicBlock *BB : BodyBlocks) {
@@ -66,18 +76,17 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
     SubGroupPreheader = SgNest.Preheader;
   }
 
-  LoopNest Nest = buildLoopNest(F, Body, Exit, Sizes, "wi");
+  LoopNest Nest = buildLoopNest(F, Body, Exit, Sizes, "wi", BodyWidth);
   Entry->getTerminator()->replaceSuccessorWith(Body, Nest.Preheader);
   for (llvm::BasicBlock *BB : BodyBlocks)
     BB->getTerminator()->replaceSuccessorWith(Exit, Nest.Latch);
   replaceLocalIdPlaceholders(BodyBlocks, Nest);
 
-  markWorkItemLoop(Nest.Latch->getTerminator(),
-                   addParallelAccesses(BodyBlocks));
+  markWorkItemLoop(Nest.Latch->getTerminator(), addParallelAccesses(BodyBlocks),
+                   /*KeepLoop=*/BodyWidth != 0);
   if (SubGroupPreheader) {
     llvm::BranchInst *Term =
         llvm::cast<llvm::BranchInst>(Entry->getTerminator());
-    llvm::Value *Fits = subGroupsFitRows(F, Sizes[0], subGroupLoopWidth(F));
     llvm::BranchInst::Create(SubGroupPreheader, Nest.Preheader, Fits, Entry);
     Term->eraseFromParent();
   }
