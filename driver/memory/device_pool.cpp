@@ -1,5 +1,6 @@
 #include "memory/device_pool.hpp"
 
+#include "memory/huge_pages.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -65,7 +66,9 @@ std::byte* DevicePool::allocate(std::size_t size, std::size_t alignment) {
     const bufalloc::AllocateResult result = space_->allocate(size, alignment);
     if (!result.ok())
         return nullptr;
-    return reinterpret_cast<std::byte*>(result.address);
+    auto* address = reinterpret_cast<std::byte*>(result.address);
+    advise_huge_pages(address, size);
+    return address;
 }
 
 bool DevicePool::free(std::byte* address, std::size_t size) {
@@ -88,6 +91,7 @@ bool DevicePool::free(std::byte* address, std::size_t size) {
         if (end > begin)
             madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
     }
+    withdraw_huge_pages(address, size);
     std::lock_guard lock(mutex_);
     try {
         return space_->release(key, size) == bufalloc::Status::ok;

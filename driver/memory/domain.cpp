@@ -1,5 +1,6 @@
 #include "memory/domain.hpp"
 
+#include "memory/huge_pages.hpp"
 #include "support/log.hpp"
 
 #include <cstdlib>
@@ -76,7 +77,10 @@ std::byte* Domain::allocate_aligned(size_t size, size_t alignment) const {
         return nullptr;
     }
     // The region's addresses are its base's: no integer becomes a pointer.
-    return region_base_ + (result.address - reinterpret_cast<std::uintptr_t>(region_base_));
+    std::byte* address =
+        region_base_ + (result.address - reinterpret_cast<std::uintptr_t>(region_base_));
+    advise_huge_pages(address, size);
+    return address;
 }
 
 bool Domain::owns(const void* address) const {
@@ -133,6 +137,7 @@ std::byte* Domain::allocate(size_t size) const {
         if (binder_ && !binder_(address, size))
             USMCL_LOG(memory, "domain %s: cannot bind %zu bytes to NUMA node %d; left unbound",
                       name_.c_str(), size, numa_node_);
+        advise_huge_pages(address, size);
     } else {
         const size_t rounded =
             (size + instance_alignment - 1) / instance_alignment * instance_alignment;
@@ -156,6 +161,7 @@ void Domain::release(std::byte* address, size_t size) const {
             if (end > begin)
                 madvise(address + (begin - key), end - begin, MADV_DONTNEED);
         }
+        withdraw_huge_pages(address, size);
         // Freed ranges are coalesced at once (no cache of freed blocks): the
         // next instance, of any size, may take their place, so a region that
         // was full and was freed again fits what it held.
