@@ -10,6 +10,8 @@
 #include <llvm/ADT/FloatingPointMode.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/Function.h>
@@ -25,6 +27,14 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/SplitModule.h>
+
+#include <sched.h>
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+#include <vector>
 
 namespace kc {
 
@@ -121,14 +131,11 @@ std::unique_ptr<llvm::Module> optimizeForHost(const ModuleImpl &Executable,
   return M;
 }
 
-std::unique_ptr<llvm::MemoryBuffer>
-compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
-                std::string &Error) {
-  initializeLLVM();
-  llvm::LLVMContext Context;
-  // Remarks and warnings (a work-item loop the vectorizer declined) are no
-  // one's business at this point; errors fail the compilation.
-  std::string Diagnostics;
+namespace {
+
+// Errors of a context (remarks and warnings, such as a work-item loop the
+// vectorizer declined, are no one's business at this point).
+void collectErrors(llvm::LLVMContext &Context, std::string &Diagnostics) {
   Context.setDiagnosticHandlerCallBack(
       [](const llvm::DiagnosticInfo *Info, void *Data) {
         if (Info->getSeverity() != llvm::DS_Error)
@@ -139,34 +146,189 @@ compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
         OS << '\n';
       },
       &Diagnostics);
-  std::unique_ptr<llvm::Module> M = Executable.load(Context, Error);
-  if (!M)
-    return nullptr;
-  bool OptDisable = M->getModuleFlag(OptDisableFlag) != nullptr;
+}
+
+// M optimized for the host and compiled into Object; false and Error on
+// failure.
+bool compileModule(llvm::Module &M, const HostTarget &Host,
+                   llvm::SmallVectorImpl<char> &Object, std::string &Error) {
+  bool OptDisable = M.getModuleFlag(OptDisableFlag) != nullptr;
   std::unique_ptr<llvm::TargetMachine> TM =
       createTargetMachine(Host, OptDisable, Error);
   if (!TM)
-    return nullptr;
-  prepareForTarget(*M, *TM, Host);
-  llvm::TargetLibraryInfoImpl TLII = hostLibraryInfo(*M, Host);
-  runCodeGenPipeline(*M, *TM, TLII, OptDisable);
-
-  llvm::SmallVector<char, 0> Object;
+    return false;
+  prepareForTarget(M, *TM, Host);
+  llvm::TargetLibraryInfoImpl TLII = hostLibraryInfo(M, Host);
+  runCodeGenPipeline(M, *TM, TLII, OptDisable);
   llvm::raw_svector_ostream OS(Object);
   llvm::legacy::PassManager PM;
   PM.add(new llvm::TargetLibraryInfoWrapperPass(TLII));
   if (TM->addPassesToEmitFile(PM, OS, nullptr,
                               llvm::CodeGenFileType::ObjectFile)) {
     Error = "the target cannot emit object files";
-    return nullptr;
+    return false;
   }
-  PM.run(*M);
-  if (!Diagnostics.empty()) {
-    Error = Diagnostics;
-    return nullptr;
+  PM.run(M);
+  return true;
+}
+
+// One part of a split executable, compiled in a context of its own (on a
+// thread of its own).
+struct Part {
+  llvm::SmallVector<char, 0> Bitcode;
+  llvm::SmallVector<char, 0> Object;
+  std::string Error;
+};
+
+void compilePart(Part &P, const HostTarget &Host) {
+  llvm::LLVMContext Context;
+  std::string Diagnostics;
+  collectErrors(Context, Diagnostics);
+  auto M = llvm::parseBitcodeFile(
+      llvm::MemoryBufferRef(llvm::StringRef(P.Bitcode.data(), P.Bitcode.size()),
+                            "part"),
+      Context);
+  if (!M) {
+    P.Error = llvm::toString(M.takeError());
+    return;
   }
-  return llvm::MemoryBuffer::getMemBufferCopy(
-      llvm::StringRef(Object.data(), Object.size()), "kernels.o");
+  if (compileModule(**M, Host, P.Object, P.Error) && !Diagnostics.empty())
+    P.Error = Diagnostics;
+}
+
+std::atomic<unsigned> CodeGenThreads{0};
+
+// The processing units this process may run on.
+unsigned availableThreads() {
+  if (unsigned Threads = CodeGenThreads.load(std::memory_order_relaxed))
+    return Threads;
+  cpu_set_t Set;
+  if (sched_getaffinity(0, sizeof(Set), &Set) == 0)
+    return std::max(1, CPU_COUNT(&Set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+} // namespace
+
+void setCodeGenThreads(unsigned Threads) {
+  CodeGenThreads.store(Threads, std::memory_order_relaxed);
+}
+
+unsigned codeGenParts(const llvm::Module &M) {
+  unsigned Functions = 0;
+  for (const llvm::Function &F : M)
+    Functions += !F.isDeclaration();
+  return std::min({Functions, availableThreads(), MaxCodeGenParts});
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
+                std::string &Error) {
+  initializeLLVM();
+  llvm::LLVMContext Context;
+  std::string Diagnostics;
+  collectErrors(Context, Diagnostics);
+  std::unique_ptr<llvm::Module> M = Executable.load(Context, Error);
+  if (!M)
+    return nullptr;
+  const unsigned Count = codeGenParts(*M);
+  if (Count <= 1) {
+    llvm::SmallVector<char, 0> Object;
+    if (!compileModule(*M, Host, Object, Error))
+      return nullptr;
+    if (!Diagnostics.empty()) {
+      Error = Diagnostics;
+      return nullptr;
+    }
+    return llvm::MemoryBuffer::getMemBufferCopy(
+        llvm::StringRef(Object.data(), Object.size()), "kernels.o");
+  }
+
+  // Several work-group functions: split the module (each function and the
+  // variables it defines in one part; what one part uses of another's
+  // becomes a hidden external symbol, which the JIT links), compile the
+  // parts at once, each in a context of its own.
+  std::vector<Part> Parts;
+  Parts.reserve(Count);
+  llvm::SplitModule(
+      *M, Count,
+      [&](std::unique_ptr<llvm::Module> PartModule) {
+        Parts.emplace_back();
+        llvm::raw_svector_ostream OS(Parts.back().Bitcode);
+        llvm::WriteBitcodeToFile(*PartModule, OS);
+      },
+      /*PreserveLocals=*/false, /*RoundRobin=*/true);
+  M.reset();
+  std::vector<std::thread> Threads;
+  for (size_t I = 1; I < Parts.size(); ++I)
+    Threads.emplace_back(compilePart, std::ref(Parts[I]), std::cref(Host));
+  compilePart(Parts[0], Host);
+  for (std::thread &T : Threads)
+    T.join();
+  std::vector<llvm::StringRef> Objects;
+  for (const Part &P : Parts) {
+    if (!P.Error.empty()) {
+      Error = P.Error;
+      return nullptr;
+    }
+    Objects.emplace_back(P.Object.data(), P.Object.size());
+  }
+  return packObjects(Objects);
+}
+
+std::unique_ptr<llvm::MemoryBuffer>
+packObjects(llvm::ArrayRef<llvm::StringRef> Objects) {
+  if (Objects.size() == 1)
+    return llvm::MemoryBuffer::getMemBufferCopy(Objects[0], "kernels.o");
+  std::string Packed(PackedObjectsMagic, sizeof(PackedObjectsMagic));
+  auto Put = [&](uint64_t Value) {
+    for (unsigned Byte = 0; Byte < 8; ++Byte)
+      Packed.push_back(static_cast<char>(Value >> (8 * Byte)));
+  };
+  Put(Objects.size());
+  for (llvm::StringRef Object : Objects)
+    Put(Object.size());
+  for (llvm::StringRef Object : Objects)
+    Packed.append(Object.data(), Object.size());
+  return llvm::MemoryBuffer::getMemBufferCopy(Packed, "kernels.o");
+}
+
+bool unpackObjects(const llvm::MemoryBuffer &Buffer,
+                   std::vector<std::unique_ptr<llvm::MemoryBuffer>> &Objects) {
+  llvm::StringRef Data = Buffer.getBuffer();
+  Objects.clear();
+  if (!Data.starts_with(
+          llvm::StringRef(PackedObjectsMagic, sizeof(PackedObjectsMagic)))) {
+    Objects.push_back(llvm::MemoryBuffer::getMemBufferCopy(Data, "kernels.o"));
+    return true;
+  }
+  size_t At = sizeof(PackedObjectsMagic);
+  auto Get = [&](uint64_t &Value) {
+    if (Data.size() - At < 8)
+      return false;
+    Value = 0;
+    for (unsigned Byte = 0; Byte < 8; ++Byte)
+      Value |= uint64_t(static_cast<unsigned char>(Data[At + Byte]))
+               << (8 * Byte);
+    At += 8;
+    return true;
+  };
+  uint64_t Count = 0;
+  if (!Get(Count) || Count == 0 || Count > MaxCodeGenParts)
+    return false;
+  std::vector<uint64_t> Sizes(Count);
+  for (uint64_t &Size : Sizes)
+    if (!Get(Size))
+      return false;
+  for (uint64_t Size : Sizes) {
+    if (Data.size() - At < Size)
+      return false;
+    // A copy of its own: the object file reader wants it aligned.
+    Objects.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        Data.substr(At, Size), "kernels.o"));
+    At += Size;
+  }
+  return At == Data.size();
 }
 
 } // namespace kc

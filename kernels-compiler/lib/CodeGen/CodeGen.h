@@ -1,8 +1,12 @@
 //===- CodeGen/CodeGen.h - Executable modules to object code ----*- C++ -*-===//
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/StringRef.h>
+
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class LLVMContext;
@@ -36,12 +40,36 @@ std::unique_ptr<llvm::Module> optimizeForHost(const ModuleImpl &Executable,
                                               llvm::LLVMContext &Context,
                                               std::string &Error);
 
-// An ELF object of the executable's work-group functions for the host: the
-// bitcode parsed into a fresh context, the host CPU and features set on
+// The object code of the executable's work-group functions for the host:
+// the bitcode parsed into a fresh context, the host CPU and features set on
 // every function, the O3 pipeline (O0 with -cl-opt-disable), code
-// generation. nullptr and Error on failure.
+// generation. An executable with several work-group functions is split into
+// up to codeGenParts() parts compiled at once, on a thread each; the result
+// is then their ELF objects packed into one buffer (packObjects), else one
+// ELF object. nullptr and Error on failure.
 std::unique_ptr<llvm::MemoryBuffer>
 compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
                 std::string &Error);
+
+// How many parts compileToObject compiles M in: one per defined function,
+// at most one per processing unit this process may run on, at most
+// MaxCodeGenParts.
+inline constexpr unsigned MaxCodeGenParts = 16;
+unsigned codeGenParts(const llvm::Module &M);
+// Tests: at most Threads parts from now on in this process (0: as many as
+// the processing units).
+void setCodeGenThreads(unsigned Threads);
+
+// Several objects in one buffer (the on-disk cache keeps one buffer per
+// executable): the magic, the count and the sizes as 8-byte little-endian
+// numbers, then the objects. One object stays as it is.
+inline constexpr char PackedObjectsMagic[8] = {'K', 'C', 'O', 'B',
+                                               'J', 'E', 'C', 'T'};
+std::unique_ptr<llvm::MemoryBuffer>
+packObjects(llvm::ArrayRef<llvm::StringRef> Objects);
+// The objects of a buffer from compileToObject or packObjects (a plain ELF
+// object is one); false for a packed buffer that does not parse.
+bool unpackObjects(const llvm::MemoryBuffer &Buffer,
+                   std::vector<std::unique_ptr<llvm::MemoryBuffer>> &Objects);
 
 } // namespace kc

@@ -1,7 +1,8 @@
 //===- CodeGen/NativeProgram.cpp - Work-group functions in an ORC LLJIT ---===//
 //
-// Each NativeProgram owns one LLJIT holding one object: compiled for the
-// host (CodeGen.cpp) or read from the on-disk cache. Only the host library
+// Each NativeProgram owns one LLJIT holding the program's objects (one, or
+// one per part compiled in parallel): compiled for the host (CodeGen.cpp)
+// or read from the on-disk cache. Only the host library
 // functions (libm, memcpy & co.) resolve, to their addresses in this process.
 // Every work-group function is looked up once here, so lookup() is a map read.
 // Large program-scope variables (Passes/LargeGlobals.cpp) get their storage
@@ -167,10 +168,16 @@ loadObject(const ModuleImpl &Executable, const HostTarget &Host,
   if (splitOptions(Executable.options(), Tokens, Ignored) &&
       llvm::is_contained(Tokens, "-g"))
     llvm::consumeError(llvm::orc::enableDebuggerSupport(*JIT));
-  if (llvm::Error E = JIT->addObjectFile(std::move(Object))) {
-    Error = llvm::toString(std::move(E));
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> Objects;
+  if (!unpackObjects(*Object, Objects)) {
+    Error = "the packed objects do not parse";
     return nullptr;
   }
+  for (std::unique_ptr<llvm::MemoryBuffer> &Part : Objects)
+    if (llvm::Error E = JIT->addObjectFile(std::move(Part))) {
+      Error = llvm::toString(std::move(E));
+      return nullptr;
+    }
   std::map<std::string, WorkGroupFunction, std::less<>> Functions;
   for (const KernelInfo &Kernel : Executable.kernels()) {
     auto Address = JIT->lookup(Kernel.Name + WorkGroupSuffix.str());
