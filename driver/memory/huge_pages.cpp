@@ -36,15 +36,20 @@ std::size_t read_huge_page_size() {
     return size;
 }
 
-// The whole huge pages of [address, address + size), as [begin, end).
-bool whole_huge_pages(void* address, std::size_t size, std::uintptr_t& begin, std::uintptr_t& end) {
+// The whole huge pages of [address, address + size): their start and
+// length (0 when none fits or none is asked for).
+std::size_t whole_huge_pages(void* address, std::size_t size, std::byte*& first) {
     const std::size_t huge = advised_huge_page_size();
     if (huge == 0)
-        return false;
+        return 0;
     const auto start = reinterpret_cast<std::uintptr_t>(address);
-    begin = (start + huge - 1) / huge * huge;
-    end = (start + size) / huge * huge;
-    return end > begin;
+    const std::uintptr_t begin = (start + huge - 1) / huge * huge;
+    const std::uintptr_t end = (start + size) / huge * huge;
+    if (end <= begin)
+        return 0;
+    // The address's own pointer, moved: no integer becomes a pointer.
+    first = static_cast<std::byte*>(address) + (begin - start);
+    return end - begin;
 }
 
 } // namespace
@@ -70,18 +75,16 @@ std::size_t advised_huge_page_size() {
 }
 
 void advise_huge_pages(void* address, std::size_t size) {
-    std::uintptr_t begin = 0;
-    std::uintptr_t end = 0;
+    std::byte* first = nullptr;
     // A refusal (an old kernel, a full map count) leaves small pages: only speed is lost.
-    if (whole_huge_pages(address, size, begin, end))
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+    if (const std::size_t length = whole_huge_pages(address, size, first))
+        madvise(first, length, MADV_HUGEPAGE);
 }
 
 void withdraw_huge_pages(void* address, std::size_t size) {
-    std::uintptr_t begin = 0;
-    std::uintptr_t end = 0;
-    if (whole_huge_pages(address, size, begin, end))
-        madvise(reinterpret_cast<void*>(begin), end - begin, MADV_NOHUGEPAGE);
+    std::byte* first = nullptr;
+    if (const std::size_t length = whole_huge_pages(address, size, first))
+        madvise(first, length, MADV_NOHUGEPAGE);
 }
 
 } // namespace usmcl::memory
