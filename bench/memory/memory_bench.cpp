@@ -61,6 +61,7 @@
 
 #include "cl_check.hpp"
 #include "drivers.hpp"
+#include "sizes.hpp"
 
 namespace {
 
@@ -69,34 +70,16 @@ using usmcl::memory::Access;
 using usmcl::memory::ByteRange;
 using usmcl::memory::Validity;
 
-constexpr size_t KiB = 1024;
-constexpr size_t MiB = 1024 * KiB;
+using bench::KiB;
+using bench::MiB;
+using bench::parse_size;
+
+std::string human(std::uint64_t bytes) {
+    return bench::human_size(bytes);
+}
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-std::string human(size_t bytes) {
-    char text[32];
-    if (bytes >= MiB && bytes % MiB == 0)
-        std::snprintf(text, sizeof text, "%zu MiB", bytes / MiB);
-    else if (bytes >= KiB && bytes % KiB == 0)
-        std::snprintf(text, sizeof text, "%zu KiB", bytes / KiB);
-    else
-        std::snprintf(text, sizeof text, "%zu B", bytes);
-    return text;
-}
-
-size_t parse_size(const char* text) {
-    char* end = nullptr;
-    size_t value = std::strtoull(text, &end, 10);
-    if (end && (*end == 'K' || *end == 'k'))
-        value *= KiB;
-    else if (end && (*end == 'M' || *end == 'm'))
-        value *= MiB;
-    else if (end && (*end == 'G' || *end == 'g'))
-        value *= 1024 * MiB;
-    return value;
 }
 
 // Page-aligned host memory, touched so that no page fault is timed.

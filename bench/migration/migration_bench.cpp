@@ -68,42 +68,23 @@
 
 #include "cl_check.hpp"
 #include "drivers.hpp"
+#include "sizes.hpp"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t KiB = 1024;
-constexpr size_t MiB = 1024 * KiB;
+using bench::KiB;
+using bench::MiB;
+using bench::parse_size;
+
+std::string human(std::uint64_t bytes) {
+    return bench::human_size(bytes);
+}
 constexpr unsigned slices = 8;
 
 double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-size_t parse_size(const char* text) {
-    char* end = nullptr;
-    size_t value = std::strtoull(text, &end, 10);
-    if (end && (*end == 'K' || *end == 'k'))
-        value *= KiB;
-    else if (end && (*end == 'M' || *end == 'm'))
-        value *= MiB;
-    else if (end && (*end == 'G' || *end == 'g'))
-        value *= 1024 * MiB;
-    return value;
-}
-
-std::string human(std::uint64_t bytes) {
-    char text[32];
-    if (bytes >= MiB && bytes % MiB == 0)
-        std::snprintf(text, sizeof text, "%llu MiB", static_cast<unsigned long long>(bytes / MiB));
-    else if (bytes >= MiB)
-        std::snprintf(text, sizeof text, "%.2f MiB", static_cast<double>(bytes) / MiB);
-    else if (bytes >= KiB && bytes % KiB == 0)
-        std::snprintf(text, sizeof text, "%llu KiB", static_cast<unsigned long long>(bytes / KiB));
-    else
-        std::snprintf(text, sizeof text, "%llu B", static_cast<unsigned long long>(bytes));
-    return text;
 }
 
 const char* const source = R"CLC(

@@ -72,31 +72,6 @@
 
 namespace usm_bench {
 
-std::string human(size_t bytes) {
-    char text[32];
-    if (bytes >= GiB && bytes % GiB == 0)
-        std::snprintf(text, sizeof text, "%zu GiB", bytes / GiB);
-    else if (bytes >= MiB && bytes % MiB == 0)
-        std::snprintf(text, sizeof text, "%zu MiB", bytes / MiB);
-    else if (bytes >= KiB && bytes % KiB == 0)
-        std::snprintf(text, sizeof text, "%zu KiB", bytes / KiB);
-    else
-        std::snprintf(text, sizeof text, "%zu B", bytes);
-    return text;
-}
-
-size_t parse_size(const char* text) {
-    char* end = nullptr;
-    size_t value = std::strtoull(text, &end, 10);
-    if (end && (*end == 'K' || *end == 'k'))
-        value *= KiB;
-    else if (end && (*end == 'M' || *end == 'm'))
-        value *= MiB;
-    else if (end && (*end == 'G' || *end == 'g'))
-        value *= GiB;
-    return value;
-}
-
 void fail(const char* what) {
     std::fprintf(stderr, "usm_bench: %s failed\n", what);
     std::exit(3);

@@ -2,6 +2,8 @@
 // (usm_children.cpp) share: sizes, timing, errors.
 #pragma once
 
+#include "sizes.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -14,9 +16,13 @@ namespace usm_bench {
 
 using Clock = std::chrono::steady_clock;
 
-inline constexpr size_t KiB = 1024;
-inline constexpr size_t MiB = 1024 * KiB;
-inline constexpr size_t GiB = 1024 * MiB;
+using bench::GiB;
+using bench::KiB;
+using bench::MiB;
+using bench::parse_size;
+inline std::string human(size_t bytes) {
+    return bench::human_size(bytes);
+}
 
 // Allocation sizes of part 1.
 inline constexpr size_t alloc_sizes[] = {64, 4 * KiB, 64 * KiB, 1 * MiB, 16 * MiB};
@@ -31,9 +37,6 @@ inline constexpr size_t touch_chunk = 16 * MiB;
 inline double seconds_since(Clock::time_point start) {
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
-
-std::string human(size_t bytes);
-size_t parse_size(const char* text);
 
 // Wrong data or another error that is not an OpenCL status: the message goes
 // to stderr, the process exits with 3 (failed OpenCL calls: cl_check.hpp).
