@@ -39,7 +39,7 @@ Result<MemObject*> MemObject::create_image(Context& context, cl_mem_flags flags,
                     : 0;
         }
         const size_t size = image.size();
-        Result<std::shared_ptr<memory::Storage>> made = new_storage(flags, size, host_ptr);
+        Result<std::shared_ptr<memory::Storage>> made = new_storage(context, flags, size, host_ptr);
         if (!made.ok())
             return made.status();
         std::shared_ptr<memory::Storage> storage = std::move(made.value());

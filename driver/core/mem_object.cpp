@@ -32,16 +32,20 @@ MemObject::~MemObject() {
     });
 }
 
-Result<std::shared_ptr<memory::Storage>> MemObject::new_storage(cl_mem_flags flags, size_t size,
-                                                                void* host_ptr) {
+Result<std::shared_ptr<memory::Storage>>
+MemObject::new_storage(const Context& context, cl_mem_flags flags, size_t size, void* host_ptr) {
     std::vector<const memory::Domain*> list;
     for (const auto& domain : Platform::instance().memory_domains())
         list.push_back(domain.get());
     const bool use_host = flags & CL_MEM_USE_HOST_PTR;
     const bool copy_host = flags & CL_MEM_COPY_HOST_PTR;
+    bool everywhere = false;
+    if (use_host)
+        if (const auto allocation = context.usm().find(host_ptr))
+            everywhere = allocation->kind != memory::UsmKind::device;
     auto storage = std::make_shared<memory::Storage>(
         std::move(list), size, use_host ? static_cast<std::byte*>(host_ptr) : nullptr,
-        use_host || copy_host);
+        use_host || copy_host, everywhere);
     if ((copy_host || (flags & CL_MEM_ALLOC_HOST_PTR)) && !storage->instance(0))
         return Status(CL_MEM_OBJECT_ALLOCATION_FAILURE, "cannot allocate the memory object");
     return storage;
@@ -51,7 +55,7 @@ Result<MemObject*> MemObject::create_buffer(Context& context, cl_mem_flags flags
                                             void* host_ptr,
                                             std::vector<cl_mem_properties> properties) {
     const bool use_host = flags & CL_MEM_USE_HOST_PTR;
-    Result<std::shared_ptr<memory::Storage>> made = new_storage(flags, size, host_ptr);
+    Result<std::shared_ptr<memory::Storage>> made = new_storage(context, flags, size, host_ptr);
     if (!made.ok())
         return made.status();
     std::shared_ptr<memory::Storage> storage = std::move(made.value());

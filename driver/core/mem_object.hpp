@@ -100,10 +100,13 @@ private:
               std::shared_ptr<memory::Storage> storage, MemObject* parent, size_t offset,
               std::vector<cl_mem_properties> properties);
     // Storage of size bytes over every memory domain: host_ptr used in place
-    // with CL_MEM_USE_HOST_PTR; the host instance allocated at once with
-    // CL_MEM_COPY_HOST_PTR (the caller copies) or CL_MEM_ALLOC_HOST_PTR.
-    static Result<std::shared_ptr<memory::Storage>> new_storage(cl_mem_flags flags, size_t size,
-                                                                void* host_ptr);
+    // with CL_MEM_USE_HOST_PTR (on every device when it lies in an SVM, host
+    // or shared USM allocation of the context: memory every device reaches
+    // at its address, which the spec makes the buffer's storage); the host
+    // instance allocated at once with CL_MEM_COPY_HOST_PTR (the caller
+    // copies) or CL_MEM_ALLOC_HOST_PTR.
+    static Result<std::shared_ptr<memory::Storage>>
+    new_storage(const Context& context, cl_mem_flags flags, size_t size, void* host_ptr);
     ~MemObject();
 
     struct DestructorCallback {

@@ -5,8 +5,9 @@
 namespace usmcl::memory {
 
 Storage::Storage(std::vector<const Domain*> domains, size_t size, std::byte* host_memory,
-                 bool content_defined)
-    : domains_(std::move(domains)), size_(size), instances_(domains_.size(), nullptr),
+                 bool content_defined, bool host_memory_everywhere)
+    : domains_(std::move(domains)), size_(size),
+      host_everywhere_(host_memory_everywhere && host_memory), instances_(domains_.size(), nullptr),
       owned_(domains_.size(), false),
       validity_(size, static_cast<unsigned>(domains_.size()), content_defined, 0) {
     instances_[0] = host_memory;
@@ -19,6 +20,8 @@ Storage::~Storage() {
 }
 
 std::byte* Storage::instance(DomainId domain) {
+    if (host_everywhere_)
+        return instances_[0];
     if (!instances_[domain]) {
         instances_[domain] = domains_[domain]->allocate(size_);
         owned_[domain] = instances_[domain] != nullptr;

@@ -28,15 +28,20 @@ public:
     // domains: every domain of the platform, index = id, [0] = host.
     // host_memory: the application's memory (CL_MEM_USE_HOST_PTR), used in
     // place as the host instance; content_defined: whether the buffer starts
-    // with content (USE_HOST_PTR, or COPY_HOST_PTR once copied in).
+    // with content (USE_HOST_PTR, or COPY_HOST_PTR once copied in);
+    // host_memory_everywhere: host_memory is memory every device reaches at
+    // its own address (an SVM allocation: the buffer must be that memory on
+    // every device), so every domain uses the host instance and nothing is
+    // ever copied.
     Storage(std::vector<const Domain*> domains, size_t size, std::byte* host_memory,
-            bool content_defined);
+            bool content_defined, bool host_memory_everywhere = false);
     ~Storage();
     Storage(const Storage&) = delete;
     Storage& operator=(const Storage&) = delete;
 
     size_t size() const { return size_; }
-    bool single_domain() const { return domains_.size() == 1; }
+    // One instance serves every domain (one domain, or host memory everywhere).
+    bool single_domain() const { return domains_.size() == 1 || host_everywhere_; }
     bool uses_host_memory() const { return !owned_[0] && instances_[0] != nullptr; }
 
     // The instance of a domain, allocated on first use; nullptr if it cannot be.
@@ -65,6 +70,7 @@ public:
 private:
     std::vector<const Domain*> domains_;
     size_t size_;
+    bool host_everywhere_;
     std::vector<std::byte*> instances_;
     std::vector<bool> owned_;
     Validity validity_;

@@ -543,6 +543,67 @@ TEST_CASE("a CL_MEM_USE_HOST_PTR buffer's memory gets a device's writes on a map
     CHECK(moved[CL_MIGRATED_BYTES_TO_HOST_USMCL] == count * 2);
 }
 
+// OpenCL 3.0, clCreateBuffer: with CL_MEM_USE_HOST_PTR and a pointer from
+// clSVMAlloc, "the new buffer object has the shared memory as the underlying
+// storage". On a discrete-memory device too: a kernel there sees the buffer
+// at the SVM address, so pointers it stores into it (a linked list, as the
+// CTS's svm_shared_address_space_coarse_grain_old_api builds) stay valid for
+// the host and every device; a copy in the device's memory would give the
+// kernel another address (that test then crashed following them).
+TEST_CASE("a buffer over an SVM allocation is that memory on a discrete-memory device") {
+    const cl_device_id device = discrete_devices()[0];
+    const ContextPtr context = make_context({device});
+    const QueuePtr queue = make_queue(context.get(), device);
+    const ProgramPtr program = build_for(context.get(), {device}, R"(
+struct node { global struct node* next; uint value; };
+kernel void link(global struct node* nodes, uint count) {
+    size_t i = get_global_id(0);
+    nodes[i].next = i + 1 < count ? &nodes[i + 1] : 0;
+    nodes[i].value = (uint)i * 5;
+}
+kernel void walk(global struct node* nodes, global uint* sum) {
+    uint total = 0;
+    for (global struct node* n = nodes; n; n = n->next)
+        total += n->value;
+    *sum = total;
+}
+)");
+    struct Node {
+        Node* next;
+        cl_uint value;
+    };
+    constexpr cl_uint count = 1000;
+    void* svm = clSVMAlloc(context.get(), CL_MEM_READ_WRITE, count * sizeof(Node), 0);
+    REQUIRE(svm);
+    const MemPtr nodes =
+        buffer_test::make_buffer(context.get(), CL_MEM_USE_HOST_PTR, count * sizeof(Node), svm);
+    const MemPtr sum = buffer_test::make_buffer(context.get(), CL_MEM_READ_WRITE, 4, nullptr);
+    const KernelPtr link = make_kernel(program.get(), "link");
+    set_arg(link.get(), 0, nodes.get());
+    REQUIRE_OK(clSetKernelArg(link.get(), 1, sizeof(count), &count));
+    run_1d(queue.get(), link.get(), count);
+    const KernelPtr walk = make_kernel(program.get(), "walk");
+    set_arg(walk.get(), 0, nodes.get());
+    set_arg(walk.get(), 1, sum.get());
+    run_1d(queue.get(), walk.get(), 1);
+    cl_uint total = 0;
+    REQUIRE_OK(
+        clEnqueueReadBuffer(queue.get(), sum.get(), CL_TRUE, 0, 4, &total, 0, nullptr, nullptr));
+    CHECK(total == 5 * count * (count - 1) / 2);
+    // The pointers the device stored are the SVM allocation's own.
+    REQUIRE_OK(clEnqueueSVMMap(queue.get(), CL_TRUE, CL_MAP_READ, svm, count * sizeof(Node), 0,
+                               nullptr, nullptr));
+    const auto* host = static_cast<const Node*>(svm);
+    size_t walked = 0;
+    for (const Node* n = host; n && walked <= count; n = n->next)
+        ++walked;
+    CHECK(walked == count);
+    CHECK(host[0].next == &host[1]);
+    REQUIRE_OK(clEnqueueSVMUnmap(queue.get(), svm, 0, nullptr, nullptr));
+    REQUIRE_OK(clFinish(queue.get()));
+    clSVMFree(context.get(), svm);
+}
+
 // Run with USMCL_DISCRETE_BANDWIDTH=256MiB and USMCL_DISCRETE_LATENCY=2000:
 // a copy of 16 MiB to the device takes at least 62.5 ms + 2 ms.
 TEST_CASE("the cost model makes copies take their modeled time", "[.][cost]") {
