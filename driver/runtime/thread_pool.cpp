@@ -91,6 +91,8 @@ struct ThreadPool::State {
 
 ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> pin)
     : state_(std::make_shared<State>()) {
+    // Read here, before any worker waits: whether waits spin first.
+    const bool spins = support::spinning_pays();
     threads_.reserve(workers);
     for (unsigned i = 0; i < workers; ++i) {
         threads_.emplace_back([state = state_, pin, i] {
@@ -99,7 +101,8 @@ ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> pin)
             work(state);
         });
     }
-    USMCL_LOG(exec, "thread pool of %u workers", workers);
+    USMCL_LOG(exec, "thread pool of %u workers; waits %s", workers,
+              spins ? "spin before sleeping" : "sleep at once (one processing unit)");
 }
 
 ThreadPool::~ThreadPool() {

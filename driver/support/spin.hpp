@@ -5,7 +5,9 @@
 #include "support/clock.hpp"
 
 #include <cstdint>
+#include <sched.h>
 #include <thread>
+#include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -28,11 +30,28 @@ inline void cpu_relax() {
 #endif
 }
 
-// Polls done() for up to budget_ns; true as soon as it holds. Yields the
-// processor now and then so a spinning thread never starves the one it
-// waits for on a busy machine.
+// Whether busy-waiting can pay: the process may run on more than one
+// processing unit (read once, from the main thread's mask: the workers are
+// pinned to one unit each). On one, the thread waited for cannot run while
+// the waiter spins: a spin only delays it (an empty kernel's round trip
+// took 57 us instead of a few under taskset -c 0).
+inline bool spinning_pays() {
+    static const bool pays = [] {
+        cpu_set_t set;
+        if (sched_getaffinity(getpid(), sizeof(set), &set) != 0)
+            return std::thread::hardware_concurrency() > 1;
+        return CPU_COUNT(&set) > 1;
+    }();
+    return pays;
+}
+
+// Polls done() for up to budget_ns (once only where spinning cannot pay);
+// true as soon as it holds. Yields the processor now and then so a
+// spinning thread never starves the one it waits for on a busy machine.
 template <class Done>
 bool spin_until(Done&& done, std::uint64_t budget_ns = spin_ns) {
+    if (!spinning_pays())
+        return done();
     const std::uint64_t deadline = support::monotonic_ns() + budget_ns;
     for (unsigned round = 1;; ++round) {
         for (int i = 0; i < 64; ++i) {
