@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -123,6 +125,19 @@ inline void runNDRange(kc::WorkGroupFunction Fn, const ArgBuffer& Args, unsigned
                 Fn(Args.data(), &Ctx);
             }
 }
+
+// A folder of its own under /tmp (an on-disk cache), removed with it.
+struct TempDir {
+    std::filesystem::path Path;
+    TempDir() {
+        char Name[] = "/tmp/kc-test-XXXXXX";
+        REQUIRE(mkdtemp(Name));
+        Path = Name;
+    }
+    ~TempDir() { std::filesystem::remove_all(Path); }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
 
 inline std::unique_ptr<kc::NativeProgram> jit(const kc::Module& M) {
     std::string Error;

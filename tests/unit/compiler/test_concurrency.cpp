@@ -61,16 +61,6 @@ bool buildAndRun(const kc::Compiler& C, int Variant, const kc::CodeCache& Cache)
     return true;
 }
 
-struct TempDir {
-    std::filesystem::path Path;
-    TempDir() {
-        char Name[] = "/tmp/kc-cache-XXXXXX";
-        REQUIRE(mkdtemp(Name));
-        Path = Name;
-    }
-    ~TempDir() { std::filesystem::remove_all(Path); }
-};
-
 } // namespace
 
 TEST_CASE("builds from four threads at once", "[compiler][concurrency]") {
@@ -89,7 +79,7 @@ TEST_CASE("builds from four threads at once", "[compiler][concurrency]") {
 }
 
 TEST_CASE("the on-disk cache: hits, misses, corrupted files", "[compiler][cache]") {
-    TempDir Dir;
+    kctest::TempDir Dir;
     kc::CodeCache Cache{true, (Dir.Path / "sub").string()};
     kc::Compiler C(kctest::cpuTarget());
     auto Entries = [&] {

@@ -83,16 +83,6 @@ struct ThreadsFor {
     ~ThreadsFor() { kc::setCodeGenThreads(0); }
 };
 
-struct TempDir {
-    std::filesystem::path Path;
-    TempDir() {
-        char Name[] = "/tmp/kc-parts-XXXXXX";
-        REQUIRE(mkdtemp(Name));
-        Path = Name;
-    }
-    ~TempDir() { std::filesystem::remove_all(Path); }
-};
-
 std::string fileBytes(const std::filesystem::path& Path) {
     std::ifstream In(Path, std::ios::binary);
     return {std::istreambuf_iterator<char>(In), std::istreambuf_iterator<char>()};
@@ -113,7 +103,7 @@ TEST_CASE("a program compiled in parts runs like one compiled whole", "[compiler
 TEST_CASE("a program compiled in parts comes back from the on-disk cache",
           "[compiler][codegen][cache]") {
     ThreadsFor Limit(3);
-    TempDir Dir;
+    kctest::TempDir Dir;
     kc::CodeCache Cache{true, Dir.Path.string()};
     auto M = kctest::build(Source, "-cl-std=CL3.0");
     std::string Error;
