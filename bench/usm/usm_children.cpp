@@ -10,6 +10,7 @@
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
+#include <CL/usm_functions.h>
 
 #include <cstdint>
 #include <cstring>
@@ -44,28 +45,11 @@ struct HostMemory {
     size_t size;
 };
 
-// The functions of cl_intel_unified_shared_memory the benchmark calls,
-// looked up as applications look them up.
-struct Usm {
+// The functions of cl_intel_unified_shared_memory (CL/usm_functions.h),
+// when the device has the extension.
+struct Usm : usm_functions {
     bool available = false;
-    clHostMemAllocINTEL_fn host_alloc = nullptr;
-    clDeviceMemAllocINTEL_fn device_alloc = nullptr;
-    clSharedMemAllocINTEL_fn shared_alloc = nullptr;
-    clMemFreeINTEL_fn free = nullptr;
-    clGetMemAllocInfoINTEL_fn alloc_info = nullptr;
-    clEnqueueMemFillINTEL_fn fill = nullptr;
-    clEnqueueMemcpyINTEL_fn memcpy = nullptr;
 };
-
-template <class F>
-F lookup_function(cl_platform_id platform, const char* name) {
-    void* address = clGetExtensionFunctionAddressForPlatform(platform, name);
-    if (!address) {
-        std::fprintf(stderr, "usm_bench: the platform advertises USM but has no %s\n", name);
-        std::exit(2);
-    }
-    return reinterpret_cast<F>(address);
-}
 
 struct Setup {
     cl_platform_id platform = nullptr;
@@ -103,17 +87,11 @@ struct Setup {
             std::exit(2);
         }
         if (usm.available) {
-            usm.host_alloc =
-                lookup_function<clHostMemAllocINTEL_fn>(platform, "clHostMemAllocINTEL");
-            usm.device_alloc =
-                lookup_function<clDeviceMemAllocINTEL_fn>(platform, "clDeviceMemAllocINTEL");
-            usm.shared_alloc =
-                lookup_function<clSharedMemAllocINTEL_fn>(platform, "clSharedMemAllocINTEL");
-            usm.free = lookup_function<clMemFreeINTEL_fn>(platform, "clMemFreeINTEL");
-            usm.alloc_info =
-                lookup_function<clGetMemAllocInfoINTEL_fn>(platform, "clGetMemAllocInfoINTEL");
-            usm.fill = lookup_function<clEnqueueMemFillINTEL_fn>(platform, "clEnqueueMemFillINTEL");
-            usm.memcpy = lookup_function<clEnqueueMemcpyINTEL_fn>(platform, "clEnqueueMemcpyINTEL");
+            if (const char* missing = load_usm_functions(platform, &usm)) {
+                std::fprintf(stderr, "usm_bench: the platform advertises USM but has no %s\n",
+                             missing);
+                std::exit(2);
+            }
         }
         cl_int status = CL_SUCCESS;
         context = clCreateContext(nullptr, 1, &device, nullptr, nullptr, &status);

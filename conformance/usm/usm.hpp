@@ -6,6 +6,8 @@
 
 #include "harness.hpp"
 
+#include <CL/usm_functions.h>
+
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -13,20 +15,8 @@
 
 namespace usmconf {
 
-// The functions of the extension, with the typedefs of CL/cl_ext.h.
-struct UsmFunctions {
-    clHostMemAllocINTEL_fn host_alloc = nullptr;
-    clDeviceMemAllocINTEL_fn device_alloc = nullptr;
-    clSharedMemAllocINTEL_fn shared_alloc = nullptr;
-    clMemFreeINTEL_fn free = nullptr;
-    clMemBlockingFreeINTEL_fn blocking_free = nullptr;
-    clGetMemAllocInfoINTEL_fn alloc_info = nullptr;
-    clSetKernelArgMemPointerINTEL_fn set_arg_pointer = nullptr;
-    clEnqueueMemFillINTEL_fn fill = nullptr;
-    clEnqueueMemcpyINTEL_fn memcpy = nullptr;
-    clEnqueueMigrateMemINTEL_fn migrate = nullptr;
-    clEnqueueMemAdviseINTEL_fn advise = nullptr;
-};
+// The functions of the extension (CL/usm_functions.h).
+using UsmFunctions = usm_functions;
 
 // The kinds of memory a kernel or a command may use.
 enum class Kind {

@@ -178,11 +178,6 @@ using conformance::device_string;
 using conformance::has_word;
 using conformance::platform_string;
 
-template <class F>
-F lookup(cl_platform_id platform, const char* name) {
-    return reinterpret_cast<F>(clGetExtensionFunctionAddressForPlatform(platform, name));
-}
-
 void usage(const char* program) {
     std::cout
         << "usage: " << program
@@ -351,21 +346,7 @@ int main(int argc, char** argv) {
               << env.system_caps << std::dec << "\n";
 
     UsmFunctions& usm = env.usm;
-    usm.host_alloc = lookup<clHostMemAllocINTEL_fn>(env.platform, "clHostMemAllocINTEL");
-    usm.device_alloc = lookup<clDeviceMemAllocINTEL_fn>(env.platform, "clDeviceMemAllocINTEL");
-    usm.shared_alloc = lookup<clSharedMemAllocINTEL_fn>(env.platform, "clSharedMemAllocINTEL");
-    usm.free = lookup<clMemFreeINTEL_fn>(env.platform, "clMemFreeINTEL");
-    usm.blocking_free = lookup<clMemBlockingFreeINTEL_fn>(env.platform, "clMemBlockingFreeINTEL");
-    usm.alloc_info = lookup<clGetMemAllocInfoINTEL_fn>(env.platform, "clGetMemAllocInfoINTEL");
-    usm.set_arg_pointer =
-        lookup<clSetKernelArgMemPointerINTEL_fn>(env.platform, "clSetKernelArgMemPointerINTEL");
-    usm.fill = lookup<clEnqueueMemFillINTEL_fn>(env.platform, "clEnqueueMemFillINTEL");
-    usm.memcpy = lookup<clEnqueueMemcpyINTEL_fn>(env.platform, "clEnqueueMemcpyINTEL");
-    usm.migrate = lookup<clEnqueueMigrateMemINTEL_fn>(env.platform, "clEnqueueMigrateMemINTEL");
-    usm.advise = lookup<clEnqueueMemAdviseINTEL_fn>(env.platform, "clEnqueueMemAdviseINTEL");
-    const bool all_functions = usm.host_alloc && usm.device_alloc && usm.shared_alloc && usm.free &&
-                               usm.blocking_free && usm.alloc_info && usm.set_arg_pointer &&
-                               usm.fill && usm.memcpy && usm.migrate && usm.advise;
+    const bool all_functions = load_usm_functions(env.platform, &usm) == nullptr;
 
     cl_int error = CL_SUCCESS;
     const cl_context_properties context_properties[] = {

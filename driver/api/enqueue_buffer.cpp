@@ -3,18 +3,12 @@
 #include "api/boundary.hpp"
 #include "api/enqueue_common.hpp"
 #include "api/entrypoints.hpp"
-#include "runtime/thread_pool.hpp"
-#include "support/clock.hpp"
 
 #include <array>
 #include <cstring>
 
 namespace usmcl::api {
 namespace {
-
-using core::CommandQueue;
-using memory::Access;
-using Use = CommandQueue::MemoryUse;
 
 // The rows of two rectangles of one buffer share a byte (exact, not by
 // bounding ranges): CL_MEM_COPY_OVERLAP.
@@ -66,24 +60,11 @@ Status transfer_buffer(bool read, cl_command_queue command_queue, cl_mem buffer,
     USMCL_TRY(check_usm_host_ptr(target->queue->context(), ptr, HostPtrUse::transfer));
     USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
                 "the buffer's host access flags forbid this transfer");
-    auto result = enqueue(
-        target.value(), read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
-        {{mem.value(), offset, size, read ? Access::read : Access::overwrite}},
-        [read, ptr, size, pool = &target->queue->device().pool(),
-         domain = &target->queue->domain()](std::span<std::byte* const> at) -> core::Event::Work {
-            return [read, host = static_cast<std::byte*>(ptr), bytes = at[0], size, pool, domain] {
-                const std::uint64_t start = support::monotonic_ns();
-                if (read)
-                    runtime::parallel_copy(*pool, host, bytes, size);
-                else
-                    runtime::parallel_copy(*pool, bytes, host, size);
-                core::finish_host_transfer(*domain, read, size, start);
-                return CL_SUCCESS;
-            };
-        },
-        blocking != CL_FALSE);
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), blocking, event);
+    const core::BufferTransfer command{read, mem.value(), offset, size,
+                                       static_cast<std::byte*>(ptr)};
+    return finish_enqueue(
+        core::submit(*target->queue, command, target->wait_list, blocking != CL_FALSE),
+        blocking != CL_FALSE, event);
 }
 
 Status copy_buffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
@@ -100,18 +81,8 @@ Status copy_buffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst
                 CL_INVALID_VALUE, "the regions are empty or out of the buffers");
     USMCL_CHECK(!ranges_overlap(*src.value(), src_offset, *dst.value(), dst_offset, size),
                 CL_MEM_COPY_OVERLAP, "source and destination overlap");
-    auto result = enqueue(target.value(), CL_COMMAND_COPY_BUFFER,
-                          {{src.value(), src_offset, size, Access::read},
-                           {dst.value(), dst_offset, size, Access::overwrite}},
-                          [size, pool = &target->queue->device().pool()](
-                              std::span<std::byte* const> at) -> core::Event::Work {
-                              return [src = at[0], dst = at[1], size, pool] {
-                                  runtime::parallel_copy(*pool, dst, src, size);
-                                  return CL_SUCCESS;
-                              };
-                          });
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+    const core::BufferCopy command{src.value(), src_offset, dst.value(), dst_offset, size};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 Status fill_buffer(cl_command_queue command_queue, cl_mem buffer, const void* pattern,
@@ -131,21 +102,8 @@ Status fill_buffer(cl_command_queue command_queue, cl_mem buffer, const void* pa
                 "offset or size is not a multiple of pattern_size");
     USMCL_CHECK(in_bounds(offset, size, mem.value()->size()) && size != 0, CL_INVALID_VALUE,
                 "the region is empty or out of the buffer");
-    // The pattern is copied now (the application may reuse it at once),
-    // into the command's work: no allocation of its own.
-    std::array<std::byte, largest_pattern_size> copy{};
-    std::memcpy(copy.data(), pattern, pattern_size);
-    auto result = enqueue(
-        target.value(), CL_COMMAND_FILL_BUFFER, {{mem.value(), offset, size, Access::overwrite}},
-        [&copy, pattern_size, size, pool = &target->queue->device().pool()](
-            std::span<std::byte* const> at) -> core::Event::Work {
-            return [dst = at[0], pattern = copy, pattern_size, size, pool] {
-                runtime::parallel_fill(*pool, dst, pattern.data(), pattern_size, size);
-                return CL_SUCCESS;
-            };
-        });
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+    const core::BufferFill command{mem.value(), offset, size, fill_pattern(pattern, pattern_size)};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 struct RectArguments {
@@ -182,13 +140,18 @@ Status transfer_rect(bool read, cl_command_queue command_queue, cl_mem buffer, c
     const size_t end = *buffer_end;
     USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
                 "the buffer's host access flags forbid this transfer");
-    // A write leaves the bytes between rows alone: unless the rows are
-    // contiguous the old content of the range is still needed.
-    std::byte* host = static_cast<std::byte*>(ptr) + hl.offset(a.host_origin);
-    return enqueue_rect_transfer(target.value(),
-                                 read ? CL_COMMAND_READ_BUFFER_RECT : CL_COMMAND_WRITE_BUFFER_RECT,
-                                 read, mem.value(), begin, end, bl, bl.contiguous(a.region), host,
-                                 hl, {a.region[0], a.region[1], a.region[2]}, blocking, event);
+    const core::RectTransfer command{false,
+                                     read,
+                                     mem.value(),
+                                     begin,
+                                     end,
+                                     bl,
+                                     static_cast<std::byte*>(ptr) + hl.offset(a.host_origin),
+                                     hl,
+                                     {a.region[0], a.region[1], a.region[2]}};
+    return finish_enqueue(
+        core::submit(*target->queue, command, target->wait_list, blocking != CL_FALSE),
+        blocking != CL_FALSE, event);
 }
 
 } // namespace
@@ -309,19 +272,18 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
                                        dst.value()->offset() + dst_begin, dl, region),
                         CL_MEM_COPY_OVERLAP, "source and destination overlap");
         }
-        const std::array<size_t, 3> extent{region[0], region[1], region[2]};
-        const Access dst_access = dl.contiguous(region) ? Access::overwrite : Access::read_write;
-        auto result = enqueue(target.value(), CL_COMMAND_COPY_BUFFER_RECT,
-                              {{src.value(), src_begin, src_end - src_begin, Access::read},
-                               {dst.value(), dst_begin, dst_end - dst_begin, dst_access}},
-                              [=](std::span<std::byte* const> at) -> core::Event::Work {
-                                  return [=, from = at[0], to = at[1]] {
-                                      copy_rect(to, dl, from, sl, extent.data());
-                                      return CL_SUCCESS;
-                                  };
-                              });
-        USMCL_TRY(result.status());
-        return finish_enqueue(result.value(), false, event);
+        const core::RectCopy command{CL_COMMAND_COPY_BUFFER_RECT,
+                                     src.value(),
+                                     src_begin,
+                                     src_end,
+                                     sl,
+                                     dst.value(),
+                                     dst_begin,
+                                     dst_end,
+                                     dl,
+                                     {region[0], region[1], region[2]}};
+        return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false,
+                              event);
     });
 }
 

@@ -3,8 +3,8 @@
 
 #include "api/mem_validate.hpp"
 #include "api/validate.hpp"
+#include "core/commands.hpp"
 #include "core/queue.hpp"
-#include "support/clock.hpp"
 
 #include <array>
 #include <cstring>
@@ -30,14 +30,21 @@ inline Result<EnqueueTarget> enqueue_target(cl_command_queue command_queue, cl_u
     return EnqueueTarget{queue, std::move(events).value()};
 }
 
-// The largest fill pattern: the largest vector type (long16, double16).
-constexpr size_t largest_pattern_size = 128;
+using core::largest_pattern_size;
 
 // A fill pattern size both fill commands accept: a power of two up to 128
 // bytes.
 inline bool valid_pattern_size(size_t pattern_size) {
     return pattern_size != 0 && pattern_size <= largest_pattern_size &&
            (pattern_size & (pattern_size - 1)) == 0;
+}
+
+// The command's copy of a pattern of a valid size.
+inline core::FillPattern fill_pattern(const void* pattern, size_t pattern_size) {
+    core::FillPattern copy;
+    std::memcpy(copy.bytes.data(), pattern, pattern_size);
+    copy.size = pattern_size;
+    return copy;
 }
 
 // A memory object (buffer or image) used by a command of queue:
@@ -73,22 +80,29 @@ inline Status finish_enqueue(core::Event* event, bool blocking, cl_event* event_
     return {};
 }
 
-// The layout of a rectangle in linear memory (the Rect variants).
-struct RectLayout {
-    size_t row_pitch = 0;
-    size_t slice_pitch = 0;
-    size_t offset(const size_t* origin) const {
-        return origin[2] * slice_pitch + origin[1] * row_pitch + origin[0];
+// A submitted command: its event handed out (waited for first if
+// blocking), or why it could not be enqueued.
+inline Status finish_enqueue(const Result<core::Event*>& submitted, bool blocking,
+                             cl_event* event_out) {
+    USMCL_TRY(submitted.status());
+    return finish_enqueue(submitted.value(), blocking, event_out);
+}
+
+// A submitted map (clEnqueueMapBuffer, clEnqueueMapImage): its event handed
+// out as above, and the mapped address; a failed wait drops the mapping.
+inline Result<void*> finish_map(const Result<core::Mapped>& mapped, core::MemObject& mem,
+                                bool blocking, cl_event* event_out) {
+    if (!mapped.ok())
+        return mapped.status();
+    const Status finished = finish_enqueue(mapped.value().event, blocking, event_out);
+    if (!finished.ok()) {
+        mem.remove_mapping(mapped.value().address);
+        return finished;
     }
-    // One past the last byte the rectangle at origin touches.
-    size_t end(const size_t* origin, const size_t* region) const {
-        return (origin[2] + region[2] - 1) * slice_pitch + (origin[1] + region[1] - 1) * row_pitch +
-               origin[0] + region[0];
-    }
-    bool contiguous(const size_t* region) const {
-        return row_pitch == region[0] && (region[2] == 1 || slice_pitch == region[1] * row_pitch);
-    }
-};
+    return static_cast<void*>(mapped.value().address);
+}
+
+using core::RectLayout;
 
 // The pitch rules: 0 means tightly packed; a row pitch below region[0], or
 // a slice pitch below region[1] * row pitch, is CL_INVALID_VALUE. For
@@ -130,59 +144,6 @@ inline Status check_region(const size_t* region) {
     USMCL_CHECK(region, CL_INVALID_VALUE, "region is NULL");
     USMCL_CHECK(region[0] && region[1] && region[2], CL_INVALID_VALUE, "region has a 0");
     return {};
-}
-
-// Copies a rectangle between two linear layouts.
-inline void copy_rect(std::byte* dst, const RectLayout& dst_layout, const std::byte* src,
-                      const RectLayout& src_layout, const size_t* region) {
-    for (size_t z = 0; z < region[2]; ++z)
-        for (size_t y = 0; y < region[1]; ++y)
-            std::memcpy(dst + z * dst_layout.slice_pitch + y * dst_layout.row_pitch,
-                        src + z * src_layout.slice_pitch + y * src_layout.row_pitch, region[0]);
-}
-
-// A command on memory objects, on the queue's memory domain. A blocking
-// command whose dependencies are done runs on the calling thread.
-inline Result<core::Event*> enqueue(EnqueueTarget& target, cl_command_type type,
-                                    std::initializer_list<core::CommandQueue::MemoryUse> uses,
-                                    const core::CommandQueue::WorkFactory& make_work,
-                                    bool blocking = false) {
-    core::CommandQueue& queue = *target.queue;
-    return queue.enqueue_with_memory(
-        type, target.wait_list,
-        std::span<const core::CommandQueue::MemoryUse>(uses.begin(), uses.size()), make_work,
-        queue.memory_domain(), blocking);
-}
-
-// A rectangle between host memory (host, host_layout) and the bytes
-// [begin, end) of mem (mem_layout, from begin): clEnqueueRead/WriteBufferRect
-// and clEnqueueRead/WriteImage. A write that replaces every byte of the range
-// (overwrites) does not need its old content. region[0] is in bytes.
-inline Status enqueue_rect_transfer(EnqueueTarget& target, cl_command_type type, bool read,
-                                    core::MemObject* mem, size_t begin, size_t end,
-                                    const RectLayout& mem_layout, bool overwrites, std::byte* host,
-                                    const RectLayout& host_layout,
-                                    const std::array<size_t, 3>& region, cl_bool blocking,
-                                    cl_event* event) {
-    using memory::Access;
-    const Access access =
-        read ? Access::read : (overwrites ? Access::overwrite : Access::read_write);
-    auto result = enqueue(
-        target, type, {{mem, begin, end - begin, access}},
-        [=, domain = &target.queue->domain()](std::span<std::byte* const> at) -> core::Event::Work {
-            return [=, bytes = at[0]] {
-                const std::uint64_t start = support::monotonic_ns();
-                if (read)
-                    copy_rect(host, host_layout, bytes, mem_layout, region.data());
-                else
-                    copy_rect(bytes, mem_layout, host, host_layout, region.data());
-                core::finish_host_transfer(*domain, read, region[0] * region[1] * region[2], start);
-                return CL_SUCCESS;
-            };
-        },
-        blocking != CL_FALSE);
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), blocking, event);
 }
 
 } // namespace usmcl::api

@@ -16,12 +16,8 @@
 namespace usmcl::api {
 namespace {
 
-using core::CommandQueue;
 using core::ImageDescription;
 using memory::Access;
-using Use = CommandQueue::MemoryUse;
-
-constexpr memory::DomainId host_domain = 0;
 
 // The image's texels as a linear layout of rows of bytes.
 RectLayout layout_of(const ImageDescription& image) {
@@ -30,14 +26,6 @@ RectLayout layout_of(const ImageDescription& image) {
 
 std::array<size_t, 3> byte_region(const ImageDescription& image, const size_t* region) {
     return {region[0] * image.element_size, region[1], region[2]};
-}
-
-// Whether writing region at origin replaces every byte of the range it
-// spans (so the old content is not needed).
-bool covers_range(const ImageDescription& image, const size_t* region) {
-    const RectLayout layout = layout_of(image);
-    const auto bytes = byte_region(image, region);
-    return layout.contiguous(bytes.data());
 }
 
 // The host's layout of a Read/WriteImage: row_pitch and slice_pitch, 0 for
@@ -51,9 +39,7 @@ Result<RectLayout> host_layout(const ImageDescription& image, const size_t* regi
     if (row_pitch < row_bytes)
         return Status(CL_INVALID_VALUE, "row_pitch is below region[0] * element size");
     const bool layered_1d = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY;
-    const bool has_slices = layered_1d || image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE3D;
-    if (!has_slices) {
+    if (!image.has_slices()) {
         if (slice_pitch != 0)
             return Status(CL_INVALID_VALUE, "slice_pitch is not 0 for a 1D or 2D image");
         return RectLayout{row_pitch, row_pitch * region[1]};
@@ -82,14 +68,18 @@ Status transfer_image(bool read, cl_command_queue command_queue, cl_mem handle, 
     USMCL_TRY(host.status());
     USMCL_CHECK(host_may(*mem.value(), read), CL_INVALID_OPERATION,
                 "the image's host access flags forbid this transfer");
-    const RectLayout hl = host.value();
-    const RectLayout il = layout_of(image);
-    const size_t begin = image.offset(origin);
-    const size_t end = image.end(origin, region);
-    return enqueue_rect_transfer(
-        target.value(), read ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, read, mem.value(),
-        begin, end, il, covers_range(image, region), static_cast<std::byte*>(ptr), hl,
-        byte_region(image, region), blocking, event);
+    const core::RectTransfer command{true,
+                                     read,
+                                     mem.value(),
+                                     image.offset(origin),
+                                     image.end(origin, region),
+                                     layout_of(image),
+                                     static_cast<std::byte*>(ptr),
+                                     host.value(),
+                                     byte_region(image, region)};
+    return finish_enqueue(
+        core::submit(*target->queue, command, target->wait_list, blocking != CL_FALSE),
+        blocking != CL_FALSE, event);
 }
 
 bool same_format(const cl_image_format& a, const cl_image_format& b) {
@@ -126,25 +116,12 @@ Status copy_image(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_i
     if (src.value() == dst.value())
         USMCL_CHECK(!boxes_overlap(src_origin, dst_origin, region), CL_MEM_COPY_OVERLAP,
                     "source and destination regions overlap");
-    const size_t src_begin = si.offset(src_origin);
-    const size_t src_end = si.end(src_origin, region);
-    const size_t dst_begin = di.offset(dst_origin);
-    const size_t dst_end = di.end(dst_origin, region);
-    const RectLayout sl = layout_of(si);
-    const RectLayout dl = layout_of(di);
-    const auto bytes = byte_region(si, region);
-    const Access dst_access = covers_range(di, region) ? Access::overwrite : Access::read_write;
-    auto result = enqueue(target.value(), CL_COMMAND_COPY_IMAGE,
-                          {{src.value(), src_begin, src_end - src_begin, Access::read},
-                           {dst.value(), dst_begin, dst_end - dst_begin, dst_access}},
-                          [=](std::span<std::byte* const> at) -> core::Event::Work {
-                              return [=, from = at[0], to = at[1]] {
-                                  copy_rect(to, dl, from, sl, bytes.data());
-                                  return CL_SUCCESS;
-                              };
-                          });
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+    const core::RectCopy command{CL_COMMAND_COPY_IMAGE, src.value(),
+                                 si.offset(src_origin), si.end(src_origin, region),
+                                 layout_of(si),         dst.value(),
+                                 di.offset(dst_origin), di.end(dst_origin, region),
+                                 layout_of(di),         byte_region(si, region)};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 // clEnqueueCopyImageToBuffer (to_buffer) and clEnqueueCopyBufferToImage:
@@ -176,27 +153,25 @@ Status copy_with_buffer(bool to_buffer, cl_command_queue command_queue, cl_mem i
         USMCL_CHECK(a + (end - begin) <= b || b + size <= a, CL_MEM_COPY_OVERLAP,
                     "the image and buffer ranges overlap");
     }
-    const RectLayout il = layout_of(image);
-    const Access image_access = to_buffer                     ? Access::read
-                                : covers_range(image, region) ? Access::overwrite
-                                                              : Access::read_write;
-    const Use image_use{mem.value(), begin, end - begin, image_access};
-    const Use buffer_use{buffer.value(), buffer_offset, size,
-                         to_buffer ? Access::overwrite : Access::read};
-    auto result =
-        enqueue(target.value(),
-                to_buffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER : CL_COMMAND_COPY_BUFFER_TO_IMAGE,
-                {image_use, buffer_use}, [=](std::span<std::byte* const> at) -> core::Event::Work {
-                    return [=, texels = at[0], linear = at[1]] {
-                        if (to_buffer)
-                            copy_rect(linear, bl, texels, il, bytes.data());
-                        else
-                            copy_rect(texels, il, linear, bl, bytes.data());
-                        return CL_SUCCESS;
-                    };
-                });
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+    // The buffer side is packed.
+    core::RectCopy command{cl_command_type(to_buffer ? CL_COMMAND_COPY_IMAGE_TO_BUFFER
+                                                     : CL_COMMAND_COPY_BUFFER_TO_IMAGE),
+                           mem.value(),
+                           begin,
+                           end,
+                           layout_of(image),
+                           buffer.value(),
+                           buffer_offset,
+                           buffer_offset + size,
+                           bl,
+                           bytes};
+    if (!to_buffer) {
+        std::swap(command.src, command.dst);
+        std::swap(command.src_begin, command.dst_begin);
+        std::swap(command.src_end, command.dst_end);
+        std::swap(command.src_layout, command.dst_layout);
+    }
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 Status fill_image(cl_command_queue command_queue, cl_mem handle, const void* fill_color,
@@ -211,25 +186,12 @@ Status fill_image(cl_command_queue command_queue, cl_mem handle, const void* fil
     USMCL_TRY(check_image_region(image, origin, region));
     // One row of the region, packed once; the command copies it to each row.
     const auto texel = core::pack_color(image.format, fill_color);
-    std::vector<std::byte> row(region[0] * image.element_size);
+    core::ImageFill command{mem.value(),      image.offset(origin),       image.end(origin, region),
+                            layout_of(image), byte_region(image, region), {}};
+    command.row.resize(region[0] * image.element_size);
     for (size_t x = 0; x < region[0]; ++x)
-        std::memcpy(row.data() + x * image.element_size, texel.data(), image.element_size);
-    const size_t begin = image.offset(origin);
-    const size_t end = image.end(origin, region);
-    const RectLayout il = layout_of(image);
-    const RectLayout rl{0, 0}; // every row from the same bytes
-    const auto bytes = byte_region(image, region);
-    const Access access = covers_range(image, region) ? Access::overwrite : Access::read_write;
-    auto result =
-        enqueue(target.value(), CL_COMMAND_FILL_IMAGE, {{mem.value(), begin, end - begin, access}},
-                [&row, il, rl, bytes](std::span<std::byte* const> at) -> core::Event::Work {
-                    return [texels = at[0], row = std::move(row), il, rl, bytes] {
-                        copy_rect(texels, il, row.data(), rl, bytes.data());
-                        return CL_SUCCESS;
-                    };
-                });
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+        std::memcpy(command.row.data() + x * image.element_size, texel.data(), image.element_size);
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 struct MapArguments {
@@ -255,9 +217,7 @@ Result<void*> map_image(cl_command_queue command_queue, cl_mem handle, cl_bool b
         return s;
     // CL_INVALID_VALUE if image_row_pitch is NULL, or image_slice_pitch
     // is NULL for a 3D image or an array.
-    const bool has_slices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE3D;
+    const bool has_slices = image.has_slices();
     if (!a.row_pitch)
         return Status(CL_INVALID_VALUE, "image_row_pitch is NULL");
     if (has_slices && !a.slice_pitch)
@@ -273,34 +233,22 @@ Result<void*> map_image(cl_command_queue command_queue, cl_mem handle, cl_bool b
     if ((a.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) && !host_may(mem, false))
         return Status(CL_INVALID_OPERATION, "mapping for writing an image the host may not write");
     // Only a region whose rows are contiguous may drop the old content.
-    const Access access = (invalidate && covers_range(image, a.region)) ? Access::overwrite
-                          : (a.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION))
-                              ? Access::read_write
-                              : Access::read;
+    const auto bytes = byte_region(image, a.region);
+    const Access access =
+        (invalidate && layout_of(image).contiguous(bytes.data()))     ? Access::overwrite
+        : (a.flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) ? Access::read_write
+                                                                      : Access::read;
     const size_t begin = image.offset(a.origin);
-    const size_t size = image.end(a.origin, a.region) - begin;
-    // The mapped texels are the host instance in place, with the image's pitches.
-    std::byte* mapped = nullptr;
-    const Use use{&mem, begin, size, access};
-    auto result = target->queue->enqueue_with_memory(
-        CL_COMMAND_MAP_IMAGE, target->wait_list, std::span<const Use>(&use, 1),
-        [&mapped](std::span<std::byte* const> at) -> core::Event::Work {
-            mapped = at[0];
-            return [] { return CL_SUCCESS; };
-        },
-        host_domain);
-    if (!result.ok())
-        return result.status();
-    mem.add_mapping(mapped, a.flags, begin, size);
-    const Status finished = finish_enqueue(result.value(), blocking, event);
-    if (!finished.ok()) {
-        mem.remove_mapping(mapped);
-        return finished;
-    }
+    const core::Map command{
+        CL_COMMAND_MAP_IMAGE, &mem, a.flags, begin, image.end(a.origin, a.region) - begin, access};
+    Result<void*> mapped =
+        finish_map(core::submit(*target->queue, command, target->wait_list), mem, blocking, event);
+    if (!mapped.ok())
+        return mapped;
     *a.row_pitch = image.row_pitch;
     if (a.slice_pitch)
         *a.slice_pitch = has_slices ? image.slice_step() : 0;
-    return static_cast<void*>(mapped);
+    return mapped;
 }
 
 } // namespace

@@ -6,15 +6,9 @@
 namespace usmcl::api {
 namespace {
 
-using core::CommandQueue;
 using memory::Access;
-using Use = CommandQueue::MemoryUse;
 
 constexpr memory::DomainId host_domain = 0;
-
-core::Event::Work no_work(std::span<std::byte* const>) {
-    return [] { return CL_SUCCESS; };
-}
 
 Result<void*> map_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking,
                          cl_map_flags map_flags, size_t offset, size_t size, cl_uint num_events,
@@ -38,27 +32,9 @@ Result<void*> map_buffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
     const Access access = invalidate                   ? Access::overwrite
                           : (map_flags & CL_MAP_WRITE) ? Access::read_write
                                                        : Access::read;
-    // The mapped bytes are the host instance itself: with CL_MEM_USE_HOST_PTR
-    // the application's memory at host_ptr + offset; nothing is copied when
-    // the host instance is up to date.
-    std::byte* mapped = nullptr;
-    const Use use{&mem, offset, size, access};
-    auto result = target->queue->enqueue_with_memory(
-        CL_COMMAND_MAP_BUFFER, target->wait_list, std::span<const Use>(&use, 1),
-        [&mapped](std::span<std::byte* const> at) {
-            mapped = at[0];
-            return no_work(at);
-        },
-        host_domain);
-    if (!result.ok())
-        return result.status();
-    mem.add_mapping(mapped, map_flags, offset, size);
-    const Status finished = finish_enqueue(result.value(), blocking, event);
-    if (!finished.ok()) {
-        mem.remove_mapping(mapped);
-        return finished;
-    }
-    return static_cast<void*>(mapped);
+    const core::Map command{CL_COMMAND_MAP_BUFFER, &mem, map_flags, offset, size, access};
+    return finish_map(core::submit(*target->queue, command, target->wait_list), mem, blocking,
+                      event);
 }
 
 Status unmap(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr, cl_uint num_events,
@@ -75,12 +51,11 @@ Status unmap(cl_command_queue command_queue, cl_mem memobj, void* mapped_ptr, cl
     // is the writer later migrations wait for (nothing is copied: the host
     // instance of the mapped range is current).
     const bool wrote = mapping->flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION);
-    const Use use{&mem, mapping->offset, mapping->size, wrote ? Access::read_write : Access::read};
-    auto result =
-        target->queue->enqueue_with_memory(CL_COMMAND_UNMAP_MEM_OBJECT, target->wait_list,
-                                           std::span<const Use>(&use, 1), no_work, host_domain);
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+    const core::MemoryOnly command{
+        CL_COMMAND_UNMAP_MEM_OBJECT,
+        host_domain,
+        {{&mem, mapping->offset, mapping->size, wrote ? Access::read_write : Access::read}}};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 Status migrate(cl_command_queue command_queue, cl_uint num_mem_objects, const cl_mem* mem_objects,
@@ -94,18 +69,16 @@ Status migrate(cl_command_queue command_queue, cl_uint num_mem_objects, const cl
     USMCL_CHECK((flags & ~known) == 0, CL_INVALID_VALUE, "unknown migration flags");
     const Access access =
         (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) ? Access::discard : Access::read;
-    std::vector<Use> uses;
+    core::MemoryOnly command{CL_COMMAND_MIGRATE_MEM_OBJECTS,
+                             (flags & CL_MIGRATE_MEM_OBJECT_HOST) ? host_domain
+                                                                  : target->queue->memory_domain(),
+                             {}};
     for (cl_uint i = 0; i < num_mem_objects; ++i) {
         Result<core::MemObject*> mem = mem_object_for(*target->queue, mem_objects[i]);
         USMCL_TRY(mem.status());
-        uses.push_back({mem.value(), 0, mem.value()->size(), access});
+        command.memory.push_back({mem.value(), 0, mem.value()->size(), access});
     }
-    const memory::DomainId domain =
-        (flags & CL_MIGRATE_MEM_OBJECT_HOST) ? host_domain : target->queue->memory_domain();
-    auto result = target->queue->enqueue_with_memory(CL_COMMAND_MIGRATE_MEM_OBJECTS,
-                                                     target->wait_list, uses, no_work, domain);
-    USMCL_TRY(result.status());
-    return finish_enqueue(result.value(), false, event);
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 } // namespace

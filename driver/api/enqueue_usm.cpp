@@ -8,42 +8,14 @@
 #include "api/enqueue_common.hpp"
 #include "api/entrypoints.hpp"
 #include "api/pointer_commands.hpp"
-#include "core/platform.hpp"
-#include "runtime/thread_pool.hpp"
 
 #include <CL/cl_ext.h>
-
-#include <unistd.h>
-
-#include <array>
-#include <vector>
 
 namespace usmcl::api {
 namespace {
 
 constexpr cl_mem_migration_flags known_migration_flags =
     CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
-
-} // namespace
-
-Status submit_pointer_command(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
-                              std::span<const void* const> pointers, bool blocking,
-                              cl_event* event) {
-    core::CommandQueue& queue = *target.queue;
-    core::Event* command = queue.enqueue(type, target.wait_list, std::move(work),
-                                         core::CommandQueue::Kind::command, blocking);
-    queue.context().usm().record_use(*command, pointers, 0);
-    return finish_enqueue(command, blocking, event);
-}
-
-namespace {
-
-Status submit(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
-              std::initializer_list<const void*> pointers, bool blocking, cl_event* event) {
-    return submit_pointer_command(target, type, std::move(work),
-                                  std::span<const void* const>(pointers.begin(), pointers.size()),
-                                  blocking, event);
-}
 
 } // namespace
 
@@ -60,15 +32,8 @@ Status enqueue_pointer_fill(cl_command_queue command_queue, cl_command_type type
                 "dst_ptr is not aligned to pattern_size");
     USMCL_CHECK(size % pattern_size == 0, CL_INVALID_VALUE,
                 "size is not a multiple of pattern_size");
-    std::array<std::byte, largest_pattern_size> copy{};
-    std::memcpy(copy.data(), pattern, pattern_size);
-    runtime::ThreadPool* pool = &target->queue->device().pool();
-    core::Event::Work work = [pool, dst = dst_ptr, copy, pattern_size, size]() -> cl_int {
-        if (size)
-            runtime::parallel_fill(*pool, dst, copy.data(), pattern_size, size);
-        return CL_SUCCESS;
-    };
-    return submit(target.value(), type, std::move(work), {dst_ptr}, false, event);
+    const core::PointerFill command{type, dst_ptr, size, fill_pattern(pattern, pattern_size)};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 Status enqueue_pointer_copy(cl_command_queue command_queue, cl_command_type type, cl_bool blocking,
@@ -82,35 +47,13 @@ Status enqueue_pointer_copy(cl_command_queue command_queue, cl_command_type type
     // Overlap, without forming dst + size or src + size (they may wrap).
     const bool overlap = size != 0 && (dst >= src ? dst - src < size : src - dst < size);
     USMCL_CHECK(!overlap, CL_MEM_COPY_OVERLAP, "the source and destination ranges overlap");
-    runtime::ThreadPool* pool = &target->queue->device().pool();
-    core::Event::Work work = [pool, dst_ptr, src_ptr, size]() -> cl_int {
-        if (size)
-            runtime::parallel_copy(*pool, dst_ptr, src_ptr, size);
-        return CL_SUCCESS;
-    };
-    return submit(target.value(), type, std::move(work), {dst_ptr, src_ptr}, blocking != CL_FALSE,
-                  event);
+    const core::PointerCopy command{type, dst_ptr, src_ptr, size};
+    return finish_enqueue(
+        core::submit(*target->queue, command, target->wait_list, blocking != CL_FALSE),
+        blocking != CL_FALSE, event);
 }
 
 namespace {
-
-// Moves the whole pages of [ptr, ptr + size) that lie inside a shared
-// allocation to the domain's node. A hint: anything else is left alone.
-void migrate_pages(const core::Context& context, const memory::Domain& domain, const void* ptr,
-                   size_t size) {
-    const auto allocation = context.usm().find(ptr);
-    if (!allocation || allocation->kind != memory::UsmKind::shared || size == 0)
-        return;
-    static const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    const auto base = reinterpret_cast<std::uintptr_t>(allocation->base);
-    const auto first = reinterpret_cast<std::uintptr_t>(ptr);
-    const std::uintptr_t last = first + std::min(size, allocation->size - (first - base));
-    const std::uintptr_t begin = std::max(first / page * page, (base + page - 1) / page * page);
-    const std::uintptr_t end =
-        std::min((last + page - 1) / page * page, (base + allocation->size) / page * page);
-    if (end > begin)
-        (void)domain.bind(reinterpret_cast<void*>(begin), end - begin);
-}
 
 Status migrate(cl_command_queue command_queue, const void* ptr, size_t size,
                cl_mem_migration_flags flags, cl_uint num_events, const cl_event* wait_list,
@@ -120,19 +63,8 @@ Status migrate(cl_command_queue command_queue, const void* ptr, size_t size,
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
     USMCL_CHECK(flags != 0 && (flags & ~known_migration_flags) == 0, CL_INVALID_VALUE,
                 "flags is zero or has unknown bits");
-    core::CommandQueue& queue = *target->queue;
-    // To the host: host memory is on no particular node, nothing moves. To
-    // a device with a NUMA memory domain of its own: the pages move there.
-    const memory::Domain* domain = nullptr;
-    if (!(flags & CL_MIGRATE_MEM_OBJECT_HOST) && queue.memory_domain() != 0)
-        domain = core::Platform::instance().memory_domains()[queue.memory_domain()].get();
-    core::Event::Work work = [context = &queue.context(), domain, ptr, size]() -> cl_int {
-        if (domain)
-            migrate_pages(*context, *domain, ptr, size);
-        return CL_SUCCESS;
-    };
-    return submit(target.value(), CL_COMMAND_MIGRATEMEM_INTEL, std::move(work), {ptr}, false,
-                  event);
+    const core::PointerMigrate command{ptr, size, (flags & CL_MIGRATE_MEM_OBJECT_HOST) != 0};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 Status advise(cl_command_queue command_queue, const void* ptr, size_t size,
@@ -144,9 +76,8 @@ Status advise(cl_command_queue command_queue, const void* ptr, size_t size,
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
     // No advice is defined (0x4208-0x420F are reserved); 0 means none.
     USMCL_CHECK(advice == 0, CL_INVALID_VALUE, "unsupported memory advice");
-    return submit(
-        target.value(), CL_COMMAND_MEMADVISE_INTEL, []() -> cl_int { return CL_SUCCESS; }, {ptr},
-        false, event);
+    const core::PointerMarker command{CL_COMMAND_MEMADVISE_INTEL, {ptr}};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 } // namespace

@@ -14,32 +14,6 @@
 namespace usmcl::api {
 namespace {
 
-bool known_image_type(cl_mem_object_type type) {
-    return type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
-           type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D ||
-           type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D;
-}
-
-// The smallest image limit over the context's devices.
-struct Limits {
-    size_t width, height, depth, array_size;
-};
-Limits limits_of(const core::Context& context, cl_mem_object_type type) {
-    Limits l{~size_t{0}, ~size_t{0}, ~size_t{0}, ~size_t{0}};
-    for (const auto& device : context.devices()) {
-        const core::DeviceDescription& d = device->description();
-        const bool three_d = type == CL_MEM_OBJECT_IMAGE3D;
-        const size_t width = type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? d.image_max_buffer_size
-                             : three_d                            ? d.image3d_max_width
-                                                                  : d.image2d_max_width;
-        l.width = std::min(l.width, width);
-        l.height = std::min(l.height, three_d ? d.image3d_max_height : d.image2d_max_height);
-        l.depth = std::min(l.depth, d.image3d_max_depth);
-        l.array_size = std::min(l.array_size, d.image_max_array_size);
-    }
-    return l;
-}
-
 // The image's flags: a 1D buffer image takes what is not given from its
 // buffer, and may not contradict it (CL_INVALID_VALUE).
 Result<cl_mem_flags> image_flags(cl_mem_flags flags, const core::MemObject* buffer) {
@@ -48,64 +22,6 @@ Result<cl_mem_flags> image_flags(cl_mem_flags flags, const core::MemObject* buff
     if (flags & host_ptr_flags)
         return Status(CL_INVALID_VALUE, "an image of a buffer may not name host pointers");
     return sub_buffer_flags(buffer->flags(), flags);
-}
-
-// CL_INVALID_IMAGE_DESCRIPTOR for values of image_desc that are not valid,
-// CL_INVALID_IMAGE_SIZE for sizes above the devices' limits. Fills the
-// description's sizes (0 where the type has none).
-Status describe(const core::Context& context, const cl_image_desc& desc,
-                core::ImageDescription& image) {
-    USMCL_CHECK(known_image_type(desc.image_type), CL_INVALID_IMAGE_DESCRIPTOR,
-                "image_type is not an image type");
-    USMCL_CHECK(desc.num_mip_levels == 0 && desc.num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR,
-                "num_mip_levels and num_samples must be 0");
-    const cl_mem_object_type type = desc.image_type;
-    image.type = type;
-    image.width = desc.image_width;
-    const bool has_height = type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                            type == CL_MEM_OBJECT_IMAGE3D;
-    const bool is_array =
-        type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
-    image.height = has_height ? desc.image_height : 0;
-    image.depth = type == CL_MEM_OBJECT_IMAGE3D ? desc.image_depth : 0;
-    image.array_size = is_array ? desc.image_array_size : 0;
-    USMCL_CHECK(image.width != 0 && (!has_height || image.height != 0) &&
-                    (type != CL_MEM_OBJECT_IMAGE3D || image.depth != 0) &&
-                    (!is_array || image.array_size != 0),
-                CL_INVALID_IMAGE_DESCRIPTOR, "an image size is 0");
-    const Limits l = limits_of(context, type);
-    USMCL_CHECK(image.width <= l.width && image.height <= l.height &&
-                    image.depth <= (type == CL_MEM_OBJECT_IMAGE3D ? l.depth : 0) &&
-                    image.array_size <= l.array_size,
-                CL_INVALID_IMAGE_SIZE, "an image size is above the device's limit");
-    return {};
-}
-
-// The pitches of host_ptr (0s: packed), CL_INVALID_IMAGE_DESCRIPTOR when
-// they are given without host_ptr, too small, or not multiples. An image
-// of a buffer (of_buffer) may name its row pitch without host_ptr, as the
-// CTS and other drivers do: a 1D buffer image has one row, so only the
-// size rules apply.
-Status host_pitches(const cl_image_desc& desc, const core::ImageDescription& image,
-                    const void* host_ptr, bool of_buffer, size_t& row_pitch, size_t& slice_pitch) {
-    const bool has_slices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE3D;
-    const size_t given_slice = has_slices ? desc.image_slice_pitch : 0;
-    USMCL_CHECK(host_ptr || ((of_buffer || desc.image_row_pitch == 0) && given_slice == 0),
-                CL_INVALID_IMAGE_DESCRIPTOR, "pitches without host_ptr");
-    const size_t packed_row = image.width * image.element_size;
-    row_pitch = desc.image_row_pitch ? desc.image_row_pitch : packed_row;
-    USMCL_CHECK(row_pitch >= packed_row && row_pitch % image.element_size == 0,
-                CL_INVALID_IMAGE_DESCRIPTOR,
-                "image_row_pitch is below width * element size or not a multiple of it");
-    const size_t rows = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : image.height;
-    const size_t packed_slice = row_pitch * rows;
-    slice_pitch = has_slices ? (given_slice ? given_slice : packed_slice) : 0;
-    USMCL_CHECK(!has_slices || (slice_pitch >= packed_slice && slice_pitch % row_pitch == 0),
-                CL_INVALID_IMAGE_DESCRIPTOR,
-                "image_slice_pitch is below the slice size or not a multiple of the row pitch");
-    return {};
 }
 
 Result<cl_mem> create_image(cl_context context, const cl_mem_properties* properties,
@@ -136,11 +52,10 @@ Result<cl_mem> create_image(cl_context context, const cl_mem_properties* propert
     // Before the sizes: an unsupported format has no element size.
     if (!core::format_supported(*format))
         return Status(CL_IMAGE_FORMAT_NOT_SUPPORTED, "the image format is not supported");
-    core::ImageDescription image;
-    image.format = *format;
-    image.element_size = core::element_size(*format);
-    if (Status s = describe(*object, *desc, image); !s.ok())
-        return s;
+    Result<core::ImageDescription> described = core::describe_image(*object, *format, *desc);
+    if (!described.ok())
+        return described.status();
+    const core::ImageDescription& image = described.value();
     // mem_object: the buffer of a 1D buffer image, and nothing else (usmcl
     // offers no 2D images of buffers or of other images).
     core::MemObject* buffer = nullptr;
@@ -165,11 +80,12 @@ Result<cl_mem> create_image(cl_context context, const cl_mem_properties* propert
                                                                     : HostPtrUse::copy_host_ptr);
         !s.ok())
         return s;
-    size_t row_pitch = 0;
-    size_t slice_pitch = 0;
-    if (Status s = host_pitches(*desc, image, host_ptr, buffer != nullptr, row_pitch, slice_pitch);
-        !s.ok())
-        return s;
+    Result<core::HostPitches> pitches =
+        core::image_host_pitches(image, *desc, host_ptr, buffer != nullptr);
+    if (!pitches.ok())
+        return pitches.status();
+    const size_t row_pitch = pitches->row;
+    const size_t slice_pitch = pitches->slice;
     if (buffer && image.width * image.element_size > buffer->size())
         return Status(CL_INVALID_IMAGE_SIZE, "the image is larger than its buffer");
     // An image is one allocation: at most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
@@ -205,16 +121,14 @@ Result<cl_mem> create_legacy_image(cl_context context, cl_mem_flags flags,
 
 Status image_info(const core::MemObject& mem, cl_image_info param, InfoWriter& out) {
     const core::ImageDescription& image = *mem.image();
-    const bool has_slices = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-                            image.type == CL_MEM_OBJECT_IMAGE3D;
     const core::MemObject* buffer =
         image.type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? mem.associated() : nullptr;
     switch (param) {
     case CL_IMAGE_FORMAT: return out.scalar<cl_image_format>(image.format);
     case CL_IMAGE_ELEMENT_SIZE: return out.scalar<size_t>(image.element_size);
     case CL_IMAGE_ROW_PITCH: return out.scalar<size_t>(image.row_pitch);
-    case CL_IMAGE_SLICE_PITCH: return out.scalar<size_t>(has_slices ? image.slice_pitch : 0);
+    case CL_IMAGE_SLICE_PITCH:
+        return out.scalar<size_t>(image.has_slices() ? image.slice_pitch : 0);
     case CL_IMAGE_WIDTH: return out.scalar<size_t>(image.width);
     case CL_IMAGE_HEIGHT: return out.scalar<size_t>(image.height);
     case CL_IMAGE_DEPTH: return out.scalar<size_t>(image.depth);
@@ -287,7 +201,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
     return guarded(__func__, [&]() -> Status {
         USMCL_CHECK(core::Context::from_handle(context), CL_INVALID_CONTEXT, "not a context");
         USMCL_TRY(check_mem_flags(flags));
-        USMCL_CHECK(known_image_type(image_type), CL_INVALID_VALUE,
+        USMCL_CHECK(core::known_image_type(image_type), CL_INVALID_VALUE,
                     "image_type is not an image type");
         USMCL_CHECK(!(num_entries == 0 && image_formats), CL_INVALID_VALUE, "num_entries is 0");
         // Every format works with every image type, read, written, or

@@ -8,7 +8,6 @@
 #include "api/entrypoints.hpp"
 #include "api/info_writer.hpp"
 #include "core/capabilities.hpp"
-#include "core/sampler.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -20,108 +19,19 @@ namespace {
 using core::Kernel;
 using core::Program;
 
-// The executable build shared by the program's devices, or
-// CL_INVALID_PROGRAM_EXECUTABLE.
-Result<Program::DeviceBuild> executable_of(const Program& program) {
-    for (core::Device* device : program.devices())
-        if (auto build = program.executable_for(*device))
-            return *build;
-    return Status(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
-}
-
-Result<Kernel*> create_kernel(Program& program, const Program::DeviceBuild& build,
-                              const kc::KernelInfo& info) {
-    std::vector<Kernel::DeviceFunction> functions;
-    for (core::Device* device : program.devices()) {
-        auto device_build = program.executable_for(*device);
-        if (!device_build)
-            continue;
-        kc::WorkGroupFunction function = device_build->native->lookup(info.Name);
-        if (!function)
-            return Status(CL_OUT_OF_RESOURCES, "the kernel's native code could not be produced");
-        functions.push_back({device, function});
+// The device a per-device kernel query is about: device, which must be one
+// of the program's, or the program's only device when device is NULL.
+Result<core::Device*> query_device(Kernel& kernel, cl_device_id device) {
+    const auto devices = kernel.program().devices();
+    if (!device) {
+        USMCL_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
+                    "device is NULL and the program has several devices");
+        return devices.front();
     }
-    auto* kernel = new Kernel(program, build.module, info, std::move(functions));
-    // The compiler tells per kernel: OpenCL C 2.0 or later, compiled without
-    // -cl-uniform-work-group-size.
-    kernel->set_non_uniform_work_groups(core::capabilities::non_uniform_work_groups &&
-                                        !info.UniformWorkGroupSize);
-    return kernel;
-}
-
-// A sampler argument: its kernel bits (kc/ImageDescriptor.h) as the value.
-Status set_sampler(Kernel& kernel, cl_uint index, size_t size, const void* value) {
-    // The size first: a sampler argument is always sizeof(cl_sampler).
-    USMCL_CHECK(size == sizeof(cl_sampler), CL_INVALID_ARG_SIZE,
-                "arg_size is not sizeof(cl_sampler)");
-    USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
-    core::Sampler* sampler = core::Sampler::from_handle(*static_cast<const cl_sampler*>(value));
-    USMCL_CHECK(sampler, CL_INVALID_SAMPLER, "arg_value is not a sampler");
-    USMCL_CHECK(&sampler->context() == &kernel.program().context(), CL_INVALID_SAMPLER,
-                "the sampler is of another context");
-    const std::uint64_t bits = sampler->kernel_bits();
-    kernel.set_value(index, &bits, sizeof bits);
-    return {};
-}
-
-// An image argument: the image, whose descriptor the enqueue passes.
-Status set_image(Kernel& kernel, cl_uint index, const kc::ArgInfo& arg, size_t size,
-                 const void* value) {
-    USMCL_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem)");
-    USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
-    core::MemObject* mem = core::MemObject::from_handle(*static_cast<const cl_mem*>(value));
-    USMCL_CHECK(mem && mem->image(), CL_INVALID_MEM_OBJECT, "arg_value is not an image");
-    USMCL_CHECK(&mem->context() == &kernel.program().context(), CL_INVALID_MEM_OBJECT,
-                "the image is of another context");
-    // CL_INVALID_ARG_VALUE for a read_only argument and a CL_MEM_WRITE_ONLY
-    // image, or a write_only argument and a CL_MEM_READ_ONLY image.
-    USMCL_CHECK(
-        !(arg.AccessQualifier == kc::ArgAccessReadOnly && (mem->flags() & CL_MEM_WRITE_ONLY)),
-        CL_INVALID_ARG_VALUE, "a write-only image for a read_only argument");
-    USMCL_CHECK(
-        !(arg.AccessQualifier == kc::ArgAccessWriteOnly && (mem->flags() & CL_MEM_READ_ONLY)),
-        CL_INVALID_ARG_VALUE, "a read-only image for a write_only argument");
-    kernel.set_buffer(index, mem);
-    return {};
-}
-
-Status set_argument(Kernel& kernel, cl_uint index, size_t size, const void* value) {
-    const auto& args = kernel.info().Args;
-    USMCL_CHECK(index < args.size(), CL_INVALID_ARG_INDEX, "arg_index is out of range");
-    const kc::ArgInfo& arg = args[index];
-    switch (arg.Kind) {
-    case kc::ArgKind::GlobalPointer:
-    case kc::ArgKind::ConstantPointer: {
-        // A buffer or a NULL buffer: the size of cl_mem.
-        USMCL_CHECK(size == sizeof(cl_mem), CL_INVALID_ARG_SIZE, "arg_size is not sizeof(cl_mem)");
-        cl_mem handle = value ? *static_cast<const cl_mem*>(value) : nullptr;
-        if (!handle) {
-            kernel.set_buffer(index, nullptr);
-            return {};
-        }
-        core::MemObject* mem = core::MemObject::from_handle(handle);
-        USMCL_CHECK(mem && !mem->image(), CL_INVALID_MEM_OBJECT, "arg_value is not a buffer");
-        USMCL_CHECK(&mem->context() == &kernel.program().context(), CL_INVALID_MEM_OBJECT,
-                    "the memory object is of another context");
-        kernel.set_buffer(index, mem);
-        return {};
-    }
-    case kc::ArgKind::LocalPointer:
-        // __local: a size, and no value.
-        USMCL_CHECK(value == nullptr, CL_INVALID_ARG_VALUE, "a __local argument with a value");
-        USMCL_CHECK(size != 0, CL_INVALID_ARG_SIZE, "a __local argument of size 0");
-        kernel.set_local(index, size);
-        return {};
-    case kc::ArgKind::Sampler: return set_sampler(kernel, index, size, value);
-    case kc::ArgKind::Image: return set_image(kernel, index, arg, size, value);
-    case kc::ArgKind::Value:
-        USMCL_CHECK(value, CL_INVALID_ARG_VALUE, "arg_value is NULL");
-        USMCL_CHECK(size == arg.Size, CL_INVALID_ARG_SIZE,
-                    "arg_size is not the size of the argument's type");
-        kernel.set_value(index, value, size);
-        return {};
-    }
-    return {CL_INVALID_ARG_INDEX, "unknown argument kind"};
+    core::Device* target = core::Device::from_handle(device);
+    USMCL_CHECK(target && std::find(devices.begin(), devices.end(), target) != devices.end(),
+                CL_INVALID_DEVICE, "not a device of the kernel's program");
+    return target;
 }
 
 cl_kernel_arg_address_qualifier address_qualifier(const kc::ArgInfo& arg) {
@@ -142,14 +52,14 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program, const char* kernel_name
         Program* object = Program::from_handle(program);
         if (!object)
             return Status(CL_INVALID_PROGRAM, "not a program");
-        auto build = executable_of(*object);
+        auto build = Kernel::executable_of(*object);
         if (!build.ok())
             return build.status();
         if (!kernel_name)
             return Status(CL_INVALID_VALUE, "kernel_name is NULL");
         for (const kc::KernelInfo& info : build.value().module->kernels())
             if (info.Name == kernel_name) {
-                auto kernel = create_kernel(*object, build.value(), info);
+                auto kernel = Kernel::create(*object, build.value(), info);
                 if (!kernel.ok())
                     return kernel.status();
                 return kernel.value()->handle();
@@ -163,7 +73,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
     return guarded(__func__, [&]() -> Status {
         Program* object = Program::from_handle(program);
         USMCL_CHECK(object, CL_INVALID_PROGRAM, "not a program");
-        auto build = executable_of(*object);
+        auto build = Kernel::executable_of(*object);
         USMCL_TRY(build.status());
         const auto& infos = build.value().module->kernels();
         USMCL_CHECK(!kernels || num_kernels >= infos.size(), CL_INVALID_VALUE,
@@ -171,7 +81,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
         if (kernels) {
             std::vector<Kernel*> created;
             for (const kc::KernelInfo& info : infos) {
-                auto kernel = create_kernel(*object, build.value(), info);
+                auto kernel = Kernel::create(*object, build.value(), info);
                 if (!kernel.ok()) {
                     for (Kernel* done : created)
                         done->release_api();
@@ -220,7 +130,7 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t ar
     return guarded(__func__, [&]() -> Status {
         Kernel* object = Kernel::from_handle(kernel);
         USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
-        return set_argument(*object, arg_index, arg_size, arg_value);
+        return object->set_argument(arg_index, arg_size, arg_value);
     });
 }
 
@@ -366,33 +276,17 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
     return guarded(__func__, [&]() -> Status {
         Kernel* object = Kernel::from_handle(kernel);
         USMCL_CHECK(object, CL_INVALID_KERNEL, "not a kernel");
-        // device may be NULL when the kernel's program has one device.
-        core::Device* target = nullptr;
-        const auto devices = object->program().devices();
-        if (device) {
-            target = core::Device::from_handle(device);
-            USMCL_CHECK(target &&
-                            std::find(devices.begin(), devices.end(), target) != devices.end(),
-                        CL_INVALID_DEVICE, "not a device of the kernel's program");
-        } else {
-            USMCL_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
-                        "device is NULL and the program has several devices");
-            target = devices.front();
-        }
+        auto target = query_device(*object, device);
+        USMCL_TRY(target.status());
         const kc::KernelInfo& info = object->info();
-        const core::DeviceDescription& d = target->description();
+        const core::DeviceDescription& d = target.value()->description();
         InfoWriter out(param_value_size, param_value, param_value_size_ret);
         const std::array<size_t, 3> compile_size{
             info.ReqdWorkGroupSize[0], info.ReqdWorkGroupSize[1], info.ReqdWorkGroupSize[2]};
         switch (param_name) {
         case CL_KERNEL_WORK_GROUP_SIZE: return out.scalar<size_t>(d.max_work_group_size);
         case CL_KERNEL_COMPILE_WORK_GROUP_SIZE: return out.array<size_t>(compile_size);
-        case CL_KERNEL_LOCAL_MEM_SIZE: {
-            cl_ulong local = info.StaticLocalMemSize;
-            for (const auto& argument : object->snapshot().arguments)
-                local += argument.local_size;
-            return out.scalar<cl_ulong>(local);
-        }
+        case CL_KERNEL_LOCAL_MEM_SIZE: return out.scalar<cl_ulong>(object->local_memory_size());
         case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
             return out.scalar<size_t>(d.native_vector_widths[4] ? d.native_vector_widths[4] : 1);
         case CL_KERNEL_PRIVATE_MEM_SIZE: return out.scalar<cl_ulong>(info.PrivateMemSize);
@@ -405,21 +299,6 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id devic
 }
 
 namespace {
-
-// The device a per-device kernel query is about: device, which must be one
-// of the program's, or the program's only device when device is NULL.
-Result<core::Device*> query_device(Kernel& kernel, cl_device_id device) {
-    const auto devices = kernel.program().devices();
-    if (!device) {
-        USMCL_CHECK(devices.size() == 1, CL_INVALID_DEVICE,
-                    "device is NULL and the program has several devices");
-        return devices.front();
-    }
-    core::Device* target = core::Device::from_handle(device);
-    USMCL_CHECK(target && std::find(devices.begin(), devices.end(), target) != devices.end(),
-                CL_INVALID_DEVICE, "not a device of the kernel's program");
-    return target;
-}
 
 // The work-items of the local size given as the input of
 // CL_KERNEL_{MAX_SUB_GROUP_SIZE,SUB_GROUP_COUNT}_FOR_NDRANGE: an array of
@@ -434,14 +313,9 @@ Result<size_t> input_local_items(size_t size, const void* value) {
     return sizes[0] * sizes[1] * sizes[2];
 }
 
-size_t sub_groups_for(size_t items, size_t sub_group_size) {
-    return (items + sub_group_size - 1) / sub_group_size;
-}
-
-// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: a 1D local size of count whole
-// sub-groups (the required work-group size if the kernel has one and it
-// makes count sub-groups), or zeros when there is none.
-Status local_size_for_count(const kc::KernelInfo& info, size_t max_items, size_t input_size,
+// CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: the input is one size_t, the
+// answer 1 to 3 size_t.
+Status local_size_for_count(const Kernel& kernel, const core::Device& device, size_t input_size,
                             const void* input, InfoWriter& out, size_t param_value_size,
                             void* param_value) {
     USMCL_CHECK(input && input_size == sizeof(size_t), CL_INVALID_VALUE,
@@ -450,19 +324,8 @@ Status local_size_for_count(const kc::KernelInfo& info, size_t max_items, size_t
     std::memcpy(&count, input, sizeof count);
     const size_t dims = param_value ? param_value_size / sizeof(size_t) : 3;
     USMCL_CHECK(dims >= 1 && dims <= 3, CL_INVALID_VALUE, "param_value_size is not 1 to 3 size_t");
-    std::vector<size_t> local(dims, 0);
-    const size_t width = info.SubGroupSize;
-    const auto& reqd = info.ReqdWorkGroupSize;
-    if (reqd[0] != 0) {
-        if (count != 0 && sub_groups_for(reqd[0] * reqd[1] * reqd[2], width) == count)
-            for (size_t d = 0; d < dims; ++d)
-                local[d] = reqd[d];
-    } else if (count != 0 && count <= max_items / width) {
-        local[0] = count * width;
-        for (size_t d = 1; d < dims; ++d)
-            local[d] = 1;
-    }
-    return out.array<size_t>(local);
+    const std::array<size_t, 3> local = kernel.local_size_for_sub_groups(device, count);
+    return out.array<size_t>(std::span<const size_t>(local.data(), dims));
 }
 
 } // namespace
@@ -482,10 +345,7 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
         USMCL_CHECK(core::capabilities::sub_groups, CL_INVALID_OPERATION,
                     "the device supports no sub-groups");
         const kc::KernelInfo& info = object->info();
-        const size_t width = info.SubGroupSize;
-        const auto& reqd = info.ReqdWorkGroupSize;
-        const size_t max_items = reqd[0] ? reqd[0] * reqd[1] * reqd[2]
-                                         : target.value()->description().max_work_group_size;
+        const size_t max_items = object->max_work_group_items(*target.value());
         InfoWriter out(param_value_size, param_value, param_value_size_ret);
         switch (param_name) {
         case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
@@ -494,14 +354,14 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
             if (!items.ok())
                 return items.status();
             if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
-                return out.scalar<size_t>(std::min(items.value(), width));
-            return out.scalar<size_t>(sub_groups_for(items.value(), width));
+                return out.scalar<size_t>(std::min<size_t>(items.value(), info.SubGroupSize));
+            return out.scalar<size_t>(object->sub_groups_for(items.value()));
         }
         case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
-            return local_size_for_count(info, max_items, input_value_size, input_value, out,
-                                        param_value_size, param_value);
+            return local_size_for_count(*object, *target.value(), input_value_size, input_value,
+                                        out, param_value_size, param_value);
         case CL_KERNEL_MAX_NUM_SUB_GROUPS:
-            return out.scalar<size_t>(sub_groups_for(max_items, width));
+            return out.scalar<size_t>(object->sub_groups_for(max_items));
         // OpenCL C has no attribute for it (SPIR-V's SubgroupsPerWorkgroup).
         case CL_KERNEL_COMPILE_NUM_SUB_GROUPS: return out.scalar<size_t>(0);
         // cl_intel_required_subgroup_size: 0 without intel_reqd_sub_group_size.

@@ -9,13 +9,6 @@
 
 namespace usmcl::api {
 
-// Enqueues work on target's queue, records the pointers it uses (for
-// clMemBlockingFreeINTEL) and hands the event out (waiting first if
-// blocking).
-Status submit_pointer_command(EnqueueTarget& target, cl_command_type type, core::Event::Work work,
-                              std::span<const void* const> pointers, bool blocking,
-                              cl_event* event);
-
 // Fills [dst_ptr, dst_ptr + size) with a pattern of pattern_size bytes.
 Status enqueue_pointer_fill(cl_command_queue command_queue, cl_command_type type, void* dst_ptr,
                             const void* pattern, size_t pattern_size, size_t size,

@@ -7,9 +7,6 @@
 #include "api/boundary.hpp"
 #include "api/entrypoints.hpp"
 #include "api/info_writer.hpp"
-#include "runtime/thread_pool.hpp"
-
-#include <thread>
 
 namespace usmcl::api {
 namespace {
@@ -38,32 +35,18 @@ Result<std::vector<core::Device*>> build_devices(const Program& program, cl_uint
     return list;
 }
 
-// Runs body now, or (with pfn_notify) on a thread of its own, calling
-// pfn_notify when it is done. The program is kept alive meanwhile. The
-// devices' status is CL_BUILD_IN_PROGRESS before this returns: an
-// application polling it right after an asynchronous clCompileProgram must
-// not see CL_BUILD_NONE (the CTS's compile_and_link_status_options_log did,
-// and took it for a failure).
-template <class Body>
-Status run_build(Program& program, const std::vector<core::Device*>& devices, Notify pfn_notify,
-                 void* user_data, Body body) {
-    if (!program.begin_build())
-        return {CL_INVALID_OPERATION, "a build of the program is running"};
-    program.mark_in_progress(devices);
-    if (!pfn_notify) {
-        const Status status = body();
-        program.end_in_progress(devices);
-        program.end_build();
-        return status;
+// The devices of device_list, each the context's (CL_INVALID_DEVICE).
+Result<std::vector<core::Device*>> context_devices(const core::Context& context,
+                                                   cl_uint num_devices,
+                                                   const cl_device_id* device_list) {
+    std::vector<core::Device*> devices;
+    for (cl_uint i = 0; i < num_devices; ++i) {
+        core::Device* device = core::Device::from_handle(device_list[i]);
+        if (!device || !context.has_device(device))
+            return Status(CL_INVALID_DEVICE, "a device of device_list is not the context's");
+        devices.push_back(device);
     }
-    core::Ref<Program> keep(&program);
-    std::thread([keep, devices, pfn_notify, user_data, body]() mutable {
-        (void)body();
-        keep->end_in_progress(devices);
-        keep->end_build();
-        pfn_notify(keep->handle(), user_data);
-    }).detach();
-    return {};
+    return devices;
 }
 
 std::string options_of(const char* options) {
@@ -79,13 +62,10 @@ Result<cl_program> create_program_with_il(cl_context context, const void* il, si
         return Status(CL_INVALID_VALUE, "il is NULL or length is 0");
     // (CL_INVALID_OPERATION if no devices in context support intermediate
     // language programs: every usmcl device takes SPIR-V.)
-    // CL_INVALID_VALUE if il is not well-formed SPIR-V the devices take.
-    std::string bytes(static_cast<const char*>(il), length);
-    kc::SpirvModuleInfo info;
-    std::string error;
-    if (!kc::inspectSpirv(bytes, info, error))
-        return Status(CL_INVALID_VALUE, "not a SPIR-V module usmcl takes");
-    return (new Program(*object, std::move(bytes), std::move(info)))->handle();
+    auto created = Program::from_il(*object, std::string(static_cast<const char*>(il), length));
+    if (!created.ok())
+        return created.status();
+    return created.value()->handle();
 }
 
 } // namespace
@@ -140,35 +120,24 @@ cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num
             return Status(CL_INVALID_VALUE, "no devices");
         if (!lengths || !binaries)
             return Status(CL_INVALID_VALUE, "lengths or binaries is NULL");
-        std::vector<core::Device*> devices;
+        auto devices = context_devices(*object, num_devices, device_list);
+        if (!devices.ok())
+            return devices.status();
+        // CL_INVALID_VALUE if a length is 0 or a binary is NULL.
+        std::vector<std::string_view> list;
         for (cl_uint i = 0; i < num_devices; ++i) {
-            core::Device* device = core::Device::from_handle(device_list[i]);
-            if (!device || !object->has_device(device))
-                return Status(CL_INVALID_DEVICE, "a device of device_list is not the context's");
-            devices.push_back(device);
-        }
-        // CL_INVALID_VALUE if a length is 0 or a binary is NULL;
-        // CL_INVALID_BINARY if a binary is not one usmcl wrote.
-        for (cl_uint i = 0; i < num_devices; ++i)
             if (lengths[i] == 0 || !binaries[i]) {
                 if (binary_status)
                     binary_status[i] = CL_INVALID_VALUE;
                 return Status(CL_INVALID_VALUE, "an empty binary");
             }
-        std::vector<std::shared_ptr<const kc::Module>> modules;
-        bool invalid = false;
-        for (cl_uint i = 0; i < num_devices; ++i) {
-            std::string error;
-            std::shared_ptr<const kc::Module> module = kc::moduleFromBinary(
-                {reinterpret_cast<const char*>(binaries[i]), lengths[i]}, error);
-            if (binary_status)
-                binary_status[i] = module ? CL_SUCCESS : CL_INVALID_BINARY;
-            invalid |= !module;
-            modules.push_back(std::move(module));
+            list.emplace_back(reinterpret_cast<const char*>(binaries[i]), lengths[i]);
         }
-        if (invalid)
-            return Status(CL_INVALID_BINARY, "a binary is not a usmcl binary");
-        return (new Program(*object, std::move(devices), std::move(modules)))->handle();
+        auto created =
+            Program::from_binaries(*object, std::move(devices).value(), list, binary_status);
+        if (!created.ok())
+            return created.status();
+        return created.value()->handle();
     });
 }
 
@@ -182,11 +151,8 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
             return Status(CL_INVALID_CONTEXT, "not a context");
         if (num_devices == 0 || !device_list || !kernel_names)
             return Status(CL_INVALID_VALUE, "no devices or no kernel names");
-        for (cl_uint i = 0; i < num_devices; ++i) {
-            core::Device* device = core::Device::from_handle(device_list[i]);
-            if (!device || !object->has_device(device))
-                return Status(CL_INVALID_DEVICE, "a device of device_list is not the context's");
-        }
+        if (auto devices = context_devices(*object, num_devices, device_list); !devices.ok())
+            return devices.status();
         // CL_INVALID_VALUE if kernel_names names a kernel no device has:
         // usmcl's devices have no built-in kernels.
         return Status(CL_INVALID_VALUE, "the devices have no built-in kernels");
@@ -257,8 +223,8 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
         USMCL_CHECK(core::compiler().checkCompileOptions(text, error), CL_INVALID_BUILD_OPTIONS,
                     "invalid build options");
         std::vector<core::Device*> list = std::move(devices).value();
-        return run_build(*object, list, pfn_notify, user_data,
-                         [object, list, text] { return object->build(list, text); });
+        return object->run_build(list, pfn_notify, user_data,
+                                 [object, list, text] { return object->build(list, text); });
     });
 }
 
@@ -294,7 +260,7 @@ cl_int CL_API_CALL clCompileProgram(cl_program program, cl_uint num_devices,
         USMCL_CHECK(core::compiler().checkCompileOptions(text, error), CL_INVALID_COMPILER_OPTIONS,
                     "invalid compiler options");
         std::vector<core::Device*> list = std::move(devices).value();
-        return run_build(*object, list, pfn_notify, user_data, [object, list, text, headers] {
+        return object->run_build(list, pfn_notify, user_data, [object, list, text, headers] {
             return object->compile(list, text, headers);
         });
     });
@@ -317,50 +283,29 @@ cl_program CL_API_CALL clLinkProgram(cl_context context, cl_uint num_devices,
             if (!pfn_notify && user_data)
                 return Status(CL_INVALID_VALUE, "user_data without pfn_notify");
             std::vector<core::Device*> devices;
+            for (const auto& device : object->devices())
+                devices.push_back(device.get());
             if (device_list) {
-                for (cl_uint i = 0; i < num_devices; ++i) {
-                    core::Device* device = core::Device::from_handle(device_list[i]);
-                    if (!device || !object->has_device(device))
-                        return Status(CL_INVALID_DEVICE, "a device is not the context's");
-                    devices.push_back(device);
-                }
-            } else {
-                for (const auto& device : object->devices())
-                    devices.push_back(device.get());
+                auto listed = context_devices(*object, num_devices, device_list);
+                if (!listed.ok())
+                    return listed.status();
+                devices = std::move(listed).value();
             }
             std::string error;
             const std::string text = options_of(options);
             if (!core::compiler().checkLinkOptions(text, error))
                 return Status(CL_INVALID_LINKER_OPTIONS, "invalid linker options");
-            // Every input must hold a compiled object or library for the devices.
-            std::vector<std::shared_ptr<const kc::Module>> inputs;
+            std::vector<Program*> inputs;
             for (cl_uint i = 0; i < num_input_programs; ++i) {
-                Program* input = Program::from_handle(input_programs[i]);
-                if (!input)
+                inputs.push_back(Program::from_handle(input_programs[i]));
+                if (!inputs.back())
                     return Status(CL_INVALID_PROGRAM, "an input is not a program");
-                auto build = input->build_of(*devices.front());
-                if (!build || !build->module || build->module->kind() == kc::ModuleKind::Executable)
-                    return Status(CL_INVALID_OPERATION,
-                                  "an input has no compiled object or library");
-                inputs.push_back(build->module);
             }
-            std::vector<const kc::Module*> raw;
-            for (const auto& input : inputs)
-                raw.push_back(input.get());
-            kc::BuildResult result = core::compiler().link(raw, text);
-            if (result.InvalidOptions)
-                return Status(CL_INVALID_LINKER_OPTIONS, "invalid linker options");
-            auto* linked = new Program(
-                *object, devices, std::vector<std::shared_ptr<const kc::Module>>(devices.size()));
-            const bool success = result.Output != nullptr;
-            linked->set_linked(devices, text, std::move(result.Output), result.Log, success);
-            if (pfn_notify)
-                runtime::post_callback([keep = core::Ref<Program>(linked), pfn_notify, user_data] {
-                    pfn_notify(keep->handle(), user_data);
-                });
-            // On failure the program still exists (its build log says why).
-            link_failed = !success;
-            return linked->handle();
+            auto link = Program::link(*object, devices, text, inputs, pfn_notify, user_data);
+            if (!link.ok())
+                return link.status();
+            link_failed = !link->linked;
+            return link->program->handle();
         });
     if (link_failed && errcode_ret)
         *errcode_ret = CL_LINK_PROGRAM_FAILURE;

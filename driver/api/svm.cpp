@@ -19,8 +19,7 @@
 namespace usmcl::api {
 namespace {
 
-using SvmFreeCallback = void(CL_CALLBACK*)(cl_command_queue queue, cl_uint num_svm_pointers,
-                                           void* svm_pointers[], void* user_data);
+using SvmFreeCallback = core::PointerFree::Callback;
 
 constexpr cl_svm_mem_flags svm_access_flags =
     CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY;
@@ -63,8 +62,10 @@ Result<void*> svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size,
 // unmaps and migrations of memory every device shares with the host).
 Status enqueue_no_op(EnqueueTarget& target, cl_command_type type,
                      std::span<const void* const> pointers, bool blocking, cl_event* event) {
-    return submit_pointer_command(
-        target, type, []() -> cl_int { return CL_SUCCESS; }, pointers, blocking, event);
+    const core::PointerMarker command{type,
+                                      std::vector<const void*>(pointers.begin(), pointers.end())};
+    return finish_enqueue(core::submit(*target.queue, command, target.wait_list, blocking),
+                          blocking, event);
 }
 
 Status enqueue_free(cl_command_queue command_queue, cl_uint count, void* pointers[],
@@ -75,21 +76,9 @@ Status enqueue_free(cl_command_queue command_queue, cl_uint count, void* pointer
     USMCL_CHECK((count == 0) == (pointers == nullptr), CL_INVALID_VALUE,
                 "num_svm_pointers and svm_pointers disagree");
     // The array may be reused once the call returns.
-    std::vector<void*> list(pointers, pointers + count);
-    core::CommandQueue& queue = *target->queue;
-    core::Event::Work work = [list = std::move(list), callback, user_data, queue = queue.handle(),
-                              usm = &queue.context().usm()]() mutable -> cl_int {
-        if (callback) {
-            callback(queue, static_cast<cl_uint>(list.size()), list.data(), user_data);
-            return CL_SUCCESS;
-        }
-        for (void* pointer : list)
-            if (pointer)
-                (void)usm->free(pointer);
-        return CL_SUCCESS;
-    };
-    return submit_pointer_command(target.value(), CL_COMMAND_SVM_FREE, std::move(work), {}, false,
-                                  event);
+    const core::PointerFree command{std::vector<void*>(pointers, pointers + count), callback,
+                                    user_data};
+    return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 
 Status enqueue_map(cl_command_queue command_queue, cl_bool blocking, cl_map_flags flags,

@@ -1,3 +1,4 @@
+// Image descriptions (clCreateImage's checks of its descriptor) and
 // MemObject::create_image: images are memory objects whose storage holds
 // the texels in the linear layout of core/image.hpp.
 #include "core/image_format.hpp"
@@ -5,9 +6,91 @@
 #include "core/platform.hpp"
 #include "support/log.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace usmcl::core {
+namespace {
+
+// The smallest image limit over the context's devices.
+struct Limits {
+    size_t width, height, depth, array_size;
+};
+Limits limits_of(const Context& context, cl_mem_object_type type) {
+    Limits l{~size_t{0}, ~size_t{0}, ~size_t{0}, ~size_t{0}};
+    for (const auto& device : context.devices()) {
+        const DeviceDescription& d = device->description();
+        const bool three_d = type == CL_MEM_OBJECT_IMAGE3D;
+        const size_t width = type == CL_MEM_OBJECT_IMAGE1D_BUFFER ? d.image_max_buffer_size
+                             : three_d                            ? d.image3d_max_width
+                                                                  : d.image2d_max_width;
+        l.width = std::min(l.width, width);
+        l.height = std::min(l.height, three_d ? d.image3d_max_height : d.image2d_max_height);
+        l.depth = std::min(l.depth, d.image3d_max_depth);
+        l.array_size = std::min(l.array_size, d.image_max_array_size);
+    }
+    return l;
+}
+
+} // namespace
+
+bool known_image_type(cl_mem_object_type type) {
+    return type == CL_MEM_OBJECT_IMAGE1D || type == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
+           type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D ||
+           type == CL_MEM_OBJECT_IMAGE2D_ARRAY || type == CL_MEM_OBJECT_IMAGE3D;
+}
+
+Result<ImageDescription> describe_image(const Context& context, const cl_image_format& format,
+                                        const cl_image_desc& desc) {
+    USMCL_CHECK(known_image_type(desc.image_type), CL_INVALID_IMAGE_DESCRIPTOR,
+                "image_type is not an image type");
+    USMCL_CHECK(desc.num_mip_levels == 0 && desc.num_samples == 0, CL_INVALID_IMAGE_DESCRIPTOR,
+                "num_mip_levels and num_samples must be 0");
+    ImageDescription image;
+    image.format = format;
+    image.element_size = element_size(format);
+    const cl_mem_object_type type = desc.image_type;
+    image.type = type;
+    image.width = desc.image_width;
+    const bool has_height = type == CL_MEM_OBJECT_IMAGE2D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                            type == CL_MEM_OBJECT_IMAGE3D;
+    const bool is_array =
+        type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY;
+    image.height = has_height ? desc.image_height : 0;
+    image.depth = type == CL_MEM_OBJECT_IMAGE3D ? desc.image_depth : 0;
+    image.array_size = is_array ? desc.image_array_size : 0;
+    USMCL_CHECK(image.width != 0 && (!has_height || image.height != 0) &&
+                    (type != CL_MEM_OBJECT_IMAGE3D || image.depth != 0) &&
+                    (!is_array || image.array_size != 0),
+                CL_INVALID_IMAGE_DESCRIPTOR, "an image size is 0");
+    const Limits l = limits_of(context, type);
+    USMCL_CHECK(image.width <= l.width && image.height <= l.height &&
+                    image.depth <= (type == CL_MEM_OBJECT_IMAGE3D ? l.depth : 0) &&
+                    image.array_size <= l.array_size,
+                CL_INVALID_IMAGE_SIZE, "an image size is above the device's limit");
+    return image;
+}
+
+Result<HostPitches> image_host_pitches(const ImageDescription& image, const cl_image_desc& desc,
+                                       const void* host_ptr, bool of_buffer) {
+    const bool has_slices = image.has_slices();
+    const size_t given_slice = has_slices ? desc.image_slice_pitch : 0;
+    USMCL_CHECK(host_ptr || ((of_buffer || desc.image_row_pitch == 0) && given_slice == 0),
+                CL_INVALID_IMAGE_DESCRIPTOR, "pitches without host_ptr");
+    const size_t packed_row = image.width * image.element_size;
+    HostPitches pitches;
+    pitches.row = desc.image_row_pitch ? desc.image_row_pitch : packed_row;
+    USMCL_CHECK(pitches.row >= packed_row && pitches.row % image.element_size == 0,
+                CL_INVALID_IMAGE_DESCRIPTOR,
+                "image_row_pitch is below width * element size or not a multiple of it");
+    const size_t rows = image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : image.height;
+    const size_t packed_slice = pitches.row * rows;
+    pitches.slice = has_slices ? (given_slice ? given_slice : packed_slice) : 0;
+    USMCL_CHECK(!has_slices || (pitches.slice >= packed_slice && pitches.slice % pitches.row == 0),
+                CL_INVALID_IMAGE_DESCRIPTOR,
+                "image_slice_pitch is below the slice size or not a multiple of the row pitch");
+    return pitches;
+}
 
 Result<MemObject*> MemObject::create_image(Context& context, cl_mem_flags flags,
                                            ImageDescription image, void* host_ptr,

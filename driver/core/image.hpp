@@ -3,6 +3,8 @@
 // storage, which is a buffer's storage like any memory object's.
 #pragma once
 
+#include "core/result.hpp"
+
 #include <CL/cl.h>
 #include <kc/ImageDescriptor.h>
 
@@ -34,6 +36,11 @@ struct ImageDescription {
         default: return {width, 1, 1};
         }
     }
+    // Whether the image has slices or layers (a 3D image or an array).
+    bool has_slices() const {
+        return type == CL_MEM_OBJECT_IMAGE1D_ARRAY || type == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+               type == CL_MEM_OBJECT_IMAGE3D;
+    }
     // Bytes from y to y + 1 and from z to z + 1.
     size_t row_step() const {
         return type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice_pitch : row_pitch;
@@ -53,6 +60,30 @@ struct ImageDescription {
                (origin[1] + region[1] - 1) * row_step() + (origin[0] + region[0]) * element_size;
     }
 };
+
+class Context;
+
+// One of the six image types.
+bool known_image_type(cl_mem_object_type type);
+
+// The description of an image of format (supported) and desc in context
+// (clCreateImage): CL_INVALID_IMAGE_DESCRIPTOR for values of desc that are
+// not valid, CL_INVALID_IMAGE_SIZE for sizes above the context's devices'
+// limits. Its pitches are left to image_host_pitches and the storage.
+Result<ImageDescription> describe_image(const Context& context, const cl_image_format& format,
+                                        const cl_image_desc& desc);
+
+// The pitches of an image's host_ptr (packed where desc gives 0):
+// CL_INVALID_IMAGE_DESCRIPTOR when they are given without host_ptr, too
+// small, or not multiples. An image of a buffer (of_buffer) may name its
+// row pitch without host_ptr, as the CTS and other drivers do: a 1D buffer
+// image has one row, so only the size rules apply.
+struct HostPitches {
+    size_t row = 0;
+    size_t slice = 0; // 0 for an image without slices
+};
+Result<HostPitches> image_host_pitches(const ImageDescription& image, const cl_image_desc& desc,
+                                       const void* host_ptr, bool of_buffer);
 
 // What a kernel's image argument points to, for the texels at texels.
 KcImageDescriptor kernel_descriptor(const ImageDescription& image, std::byte* texels);

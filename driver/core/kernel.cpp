@@ -1,4 +1,5 @@
 #include "core/kernel.hpp"
+#include "core/capabilities.hpp"
 
 #include <cstring>
 
@@ -21,6 +22,65 @@ Kernel::Kernel(const Kernel& other)
     svm_pointers_ = other.svm_pointers_;
     indirect_kinds_ = other.indirect_kinds_;
     program_->kernel_created();
+}
+
+Result<Program::DeviceBuild> Kernel::executable_of(const Program& program) {
+    for (Device* device : program.devices())
+        if (auto build = program.executable_for(*device))
+            return *build;
+    return Status(CL_INVALID_PROGRAM_EXECUTABLE, "the program has no executable");
+}
+
+Result<Kernel*> Kernel::create(Program& program, const Program::DeviceBuild& build,
+                               const kc::KernelInfo& info) {
+    std::vector<DeviceFunction> functions;
+    for (Device* device : program.devices()) {
+        auto device_build = program.executable_for(*device);
+        if (!device_build)
+            continue;
+        kc::WorkGroupFunction function = device_build->native->lookup(info.Name);
+        if (!function)
+            return Status(CL_OUT_OF_RESOURCES, "the kernel's native code could not be produced");
+        functions.push_back({device, function});
+    }
+    auto* kernel = new Kernel(program, build.module, info, std::move(functions));
+    // The compiler tells per kernel: OpenCL C 2.0 or later, compiled without
+    // -cl-uniform-work-group-size.
+    kernel->set_non_uniform_work_groups(capabilities::non_uniform_work_groups &&
+                                        !info.UniformWorkGroupSize);
+    return kernel;
+}
+
+cl_ulong Kernel::local_memory_size() const {
+    std::lock_guard lock(mutex_);
+    cl_ulong local = info_.StaticLocalMemSize;
+    for (const Argument& argument : arguments_)
+        local += argument.local_size;
+    return local;
+}
+
+size_t Kernel::max_work_group_items(const Device& device) const {
+    const auto& reqd = info_.ReqdWorkGroupSize;
+    return reqd[0] ? reqd[0] * reqd[1] * reqd[2] : device.description().max_work_group_size;
+}
+
+size_t Kernel::sub_groups_for(size_t items) const {
+    const size_t width = info_.SubGroupSize;
+    return (items + width - 1) / width;
+}
+
+std::array<size_t, 3> Kernel::local_size_for_sub_groups(const Device& device, size_t count) const {
+    std::array<size_t, 3> local{0, 0, 0};
+    const auto& reqd = info_.ReqdWorkGroupSize;
+    if (count == 0)
+        return local;
+    if (reqd[0] != 0) {
+        if (sub_groups_for(reqd[0] * reqd[1] * reqd[2]) == count)
+            local = {reqd[0], reqd[1], reqd[2]};
+    } else if (count <= max_work_group_items(device) / info_.SubGroupSize) {
+        local = {count * info_.SubGroupSize, 1, 1};
+    }
+    return local;
 }
 
 kc::WorkGroupFunction Kernel::function_for(const Device& device) const {

@@ -4,9 +4,11 @@
 #include "core/mem_object.hpp"
 #include "core/object.hpp"
 #include "core/program.hpp"
+#include "core/result.hpp"
 
 #include <CL/cl.h>
 
+#include <array>
 #include <mutex>
 #include <vector>
 
@@ -26,6 +28,14 @@ public:
            std::vector<DeviceFunction> functions);
     // clCloneKernel: the same kernel with the same arguments.
     Kernel(const Kernel& other);
+
+    // The executable build the program's devices share, or
+    // CL_INVALID_PROGRAM_EXECUTABLE.
+    static Result<Program::DeviceBuild> executable_of(const Program& program);
+    // clCreateKernel, clCreateKernelsInProgram: the kernel info names, of
+    // build (the program's executable), with each device's native code.
+    static Result<Kernel*> create(Program& program, const Program::DeviceBuild& build,
+                                  const kc::KernelInfo& info);
 
     Program& program() const { return *program_; }
     const kc::KernelInfo& info() const { return info_; }
@@ -63,6 +73,23 @@ public:
     };
     Snapshot snapshot() const;
     bool all_arguments_set() const;
+
+    // clSetKernelArg: checks the value against the argument's kind and
+    // type (the spec's error codes) and sets it; nothing changes on error.
+    Status set_argument(cl_uint index, size_t size, const void* value);
+
+    // Bytes of local memory a work-group uses: the kernel's own and its
+    // __local arguments' (CL_KERNEL_LOCAL_MEM_SIZE).
+    cl_ulong local_memory_size() const;
+    // Sub-groups (clGetKernelSubGroupInfo): the most work-items a
+    // work-group of the kernel has on device (its required size, or the
+    // device's limit); how many sub-groups items work-items make; a 1D
+    // local size (dims entries) of count whole sub-groups (the required
+    // size if the kernel has one and it makes count sub-groups), zeros when
+    // there is none.
+    size_t max_work_group_items(const Device& device) const;
+    size_t sub_groups_for(size_t items) const;
+    std::array<size_t, 3> local_size_for_sub_groups(const Device& device, size_t count) const;
 
     // Sets argument index (already validated against info().Args[index]).
     void set_value(cl_uint index, const void* value, size_t size);

@@ -12,10 +12,12 @@
 #include <CL/cl.h>
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -86,6 +88,36 @@ public:
     bool from_link() const { return from_link_.load(); }
     void set_linked(const std::vector<Device*>& devices, const std::string& options,
                     std::shared_ptr<const kc::Module> module, const std::string& log, bool success);
+
+    // clBuildProgram, clCompileProgram: runs body (the build or compile of
+    // devices) now, or with notify on a thread of its own, calling notify
+    // when it is done (the program is kept alive meanwhile). The devices'
+    // status is CL_BUILD_IN_PROGRESS before this returns: an application
+    // polling it right after an asynchronous clCompileProgram must not see
+    // CL_BUILD_NONE. CL_INVALID_OPERATION while another build runs.
+    Status run_build(const std::vector<Device*>& devices, ProgramNotify notify, void* user_data,
+                     std::function<Status()> body);
+    // clCreateProgramWithIL: CL_INVALID_VALUE if il is not well-formed
+    // SPIR-V the devices take.
+    static Result<Program*> from_il(Context& context, std::string il);
+    // clCreateProgramWithBinary: binaries[i] for devices[i];
+    // CL_INVALID_BINARY if one is not a binary usmcl wrote (binary_status,
+    // if not NULL, says which).
+    static Result<Program*> from_binaries(Context& context, std::vector<Device*> devices,
+                                          std::span<const std::string_view> binaries,
+                                          cl_int* binary_status);
+    // clLinkProgram: a new program of devices in context, linked from the
+    // compiled objects or libraries of inputs (CL_INVALID_OPERATION if an
+    // input has none, CL_INVALID_LINKER_OPTIONS for bad options). A link
+    // that fails still makes a program, whose build log says why (linked is
+    // false); notify is called once it is done.
+    struct Link {
+        Program* program = nullptr;
+        bool linked = false;
+    };
+    static Result<Link> link(Context& context, const std::vector<Device*>& devices,
+                             const std::string& options, std::span<Program* const> inputs,
+                             ProgramNotify notify, void* user_data);
 
     // A build or compile is running (CL_INVALID_OPERATION for another).
     bool begin_build();

@@ -1,6 +1,7 @@
 #include "core/queue.hpp"
 
 #include "runtime/thread_pool.hpp"
+#include "support/cl_strings.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -58,6 +59,8 @@ void CommandQueue::remember(Event& event) {
 Event* CommandQueue::enqueue(cl_command_type type, std::span<Event* const> wait_list,
                              Event::Work work, Kind kind, bool blocking) {
     auto* event = new Event(*this, type, std::move(work), kind != Kind::command);
+    USMCL_LOG(exec, "queue %p: %s, event %p", static_cast<void*>(this), support::command_name(type),
+              static_cast<void*>(event));
     {
         std::lock_guard lock(mutex_);
         for (Event* dependency : wait_list)

@@ -2,6 +2,7 @@
 #include "core/platform.hpp"
 #include "core/queue.hpp"
 #include "runtime/thread_pool.hpp"
+#include "support/cl_strings.hpp"
 #include "support/clock.hpp"
 #include "support/config.hpp"
 #include "support/log.hpp"
@@ -115,6 +116,12 @@ Result<Event*> CommandQueue::enqueue_with_memory(cl_command_type type,
                                                  std::span<const MemoryUse> uses,
                                                  WorkFactory make_work, memory::DomainId domain,
                                                  bool blocking) {
+    if (support::log_enabled(support::LogCategory::memory))
+        for (const MemoryUse& use : uses)
+            support::log_write(support::LogCategory::memory,
+                               "command %s uses memory object %p: %zu bytes at %zu, %s",
+                               support::command_name(type), static_cast<void*>(use.mem), use.size,
+                               use.offset, memory::access_name(use.access));
     // Lock every storage involved, in address order, for the whole plan.
     // The lists live on the stack for the usual few memory objects.
     support::SmallVector<MemObject*, inline_uses> roots;

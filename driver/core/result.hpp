@@ -36,6 +36,7 @@ public:
     bool ok() const { return status_.ok(); }
     const Status& status() const { return status_; }
     T& value() & { return *value_; }
+    const T& value() const& { return *value_; }
     T&& value() && { return std::move(*value_); }
     T* operator->() { return &*value_; }
 

@@ -24,6 +24,16 @@ enum class Access {
     discard,    // content becomes undefined (CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED)
 };
 
+inline const char* access_name(Access access) {
+    switch (access) {
+    case Access::read: return "read";
+    case Access::read_write: return "read_write";
+    case Access::overwrite: return "overwrite";
+    case Access::discard: return "discard";
+    }
+    return "unknown";
+}
+
 struct Copy {
     DomainId from;
     DomainId to;

@@ -5,6 +5,7 @@
 // and on map) runs for real. The memory debug log (written to a temporary
 // file) shows where instances are allocated.
 #include "buffer_test.hpp"
+#include "debug_log.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,53 +22,7 @@ using namespace buffer_test;
 
 namespace {
 
-// Sends the driver's memory log to a temporary file. Set up before main(),
-// so before the loader loads the driver and it reads its configuration.
-class DebugLog {
-public:
-    DebugLog() {
-        std::error_code error;
-        const auto directory = std::filesystem::temp_directory_path(error);
-        std::string name =
-            (error ? std::filesystem::path("/tmp") : directory) / "usmcl-buffer-domains-XXXXXX";
-        const int fd = mkstemp(name.data());
-        if (fd < 0)
-            return;
-        close(fd);
-        path_ = name;
-        setenv("USMCL_DEBUG", "memory", 1);
-        setenv("USMCL_DEBUG_FILE", path_.c_str(), 1);
-    }
-    ~DebugLog() {
-        if (!path_.empty())
-            std::remove(path_.c_str());
-    }
-    DebugLog(const DebugLog&) = delete;
-    DebugLog& operator=(const DebugLog&) = delete;
-
-    // The domains in which instances of exactly size bytes were allocated,
-    // in order ("instance of <size> bytes in domain <name>: <address>").
-    std::vector<std::string> instances_of(size_t size) const {
-        REQUIRE(!path_.empty());
-        std::ifstream in(path_);
-        const std::string key = "instance of " + std::to_string(size) + " bytes in domain ";
-        std::vector<std::string> domains;
-        std::string line;
-        while (std::getline(in, line)) {
-            const size_t at = line.find(key);
-            if (at == std::string::npos)
-                continue;
-            const size_t begin = at + key.size();
-            domains.push_back(line.substr(begin, line.find(':', begin) - begin));
-        }
-        return domains;
-    }
-
-private:
-    std::string path_;
-};
-
-const DebugLog debug_log;
+const DebugLog debug_log("usmcl-buffer-domains");
 
 // A context of the two NUMA sub-devices with one in-order queue on each.
 struct TwoDomains {

@@ -4,6 +4,8 @@
 // come from cl_handles.hpp.
 #pragma once
 
+#include <CL/usm_functions.h>
+
 #include "cl_handles.hpp"
 
 #include <chrono>
@@ -20,46 +22,14 @@ namespace usm_test {
 
 using namespace std::chrono_literals;
 
-// The functions of cl_intel_unified_shared_memory, with the typedefs of
-// CL/cl_ext.h.
-struct Usm {
-    clHostMemAllocINTEL_fn host_alloc = nullptr;
-    clDeviceMemAllocINTEL_fn device_alloc = nullptr;
-    clSharedMemAllocINTEL_fn shared_alloc = nullptr;
-    clMemFreeINTEL_fn free = nullptr;
-    clMemBlockingFreeINTEL_fn blocking_free = nullptr;
-    clGetMemAllocInfoINTEL_fn alloc_info = nullptr;
-    clSetKernelArgMemPointerINTEL_fn set_arg_pointer = nullptr;
-    clEnqueueMemFillINTEL_fn fill = nullptr;
-    clEnqueueMemcpyINTEL_fn memcpy = nullptr;
-    clEnqueueMigrateMemINTEL_fn migrate = nullptr;
-    clEnqueueMemAdviseINTEL_fn advise = nullptr;
-    clEnqueueMemsetINTEL_fn memset = nullptr;
-};
-
-template <class F>
-F lookup(cl_platform_id platform, const char* name) {
-    void* address = clGetExtensionFunctionAddressForPlatform(platform, name);
-    INFO(name);
-    REQUIRE(address != nullptr);
-    return reinterpret_cast<F>(address);
-}
+// The functions of cl_intel_unified_shared_memory (CL/usm_functions.h).
+using Usm = usm_functions;
 
 inline Usm load_usm(cl_platform_id platform) {
-    Usm usm;
-    usm.host_alloc = lookup<clHostMemAllocINTEL_fn>(platform, "clHostMemAllocINTEL");
-    usm.device_alloc = lookup<clDeviceMemAllocINTEL_fn>(platform, "clDeviceMemAllocINTEL");
-    usm.shared_alloc = lookup<clSharedMemAllocINTEL_fn>(platform, "clSharedMemAllocINTEL");
-    usm.free = lookup<clMemFreeINTEL_fn>(platform, "clMemFreeINTEL");
-    usm.blocking_free = lookup<clMemBlockingFreeINTEL_fn>(platform, "clMemBlockingFreeINTEL");
-    usm.alloc_info = lookup<clGetMemAllocInfoINTEL_fn>(platform, "clGetMemAllocInfoINTEL");
-    usm.set_arg_pointer =
-        lookup<clSetKernelArgMemPointerINTEL_fn>(platform, "clSetKernelArgMemPointerINTEL");
-    usm.fill = lookup<clEnqueueMemFillINTEL_fn>(platform, "clEnqueueMemFillINTEL");
-    usm.memcpy = lookup<clEnqueueMemcpyINTEL_fn>(platform, "clEnqueueMemcpyINTEL");
-    usm.migrate = lookup<clEnqueueMigrateMemINTEL_fn>(platform, "clEnqueueMigrateMemINTEL");
-    usm.advise = lookup<clEnqueueMemAdviseINTEL_fn>(platform, "clEnqueueMemAdviseINTEL");
-    usm.memset = lookup<clEnqueueMemsetINTEL_fn>(platform, "clEnqueueMemsetINTEL");
+    Usm usm{};
+    const char* missing = load_usm_functions(platform, &usm);
+    INFO("the platform lacks " << (missing ? missing : "nothing"));
+    REQUIRE(missing == nullptr);
     return usm;
 }
 

@@ -43,16 +43,6 @@ using memory::ByteRange;
 using memory::DomainId;
 using memory::PlannedCopy;
 
-inline const char* access_name(Access access) {
-    switch (access) {
-    case Access::read: return "read";
-    case Access::read_write: return "read_write";
-    case Access::overwrite: return "overwrite";
-    case Access::discard: return "discard";
-    }
-    return "?";
-}
-
 inline std::string show(ByteRange range) {
     return "[" + std::to_string(range.begin) + "," + std::to_string(range.end) + ")";
 }
