@@ -179,7 +179,7 @@ Status device_info(core::Device& device, cl_device_info param, InfoWriter& out) 
     case CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
         if (!caps::float_atomics)
             return {CL_INVALID_VALUE, "cl_ext_float_atomics is not supported"};
-        return out.scalar<cl_bitfield>(0);
+        return out.scalar<cl_bitfield>(caps::half_fp_atomics);
     case CL_DEVICE_UUID_KHR: return out.array<cl_uchar>(d.device_uuid);
     case CL_DRIVER_UUID_KHR: return out.array<cl_uchar>(core::driver_uuid());
     case CL_DEVICE_LUID_VALID_KHR: return out.boolean(false);

@@ -30,7 +30,8 @@ inline constexpr bool work_group_collectives =
     opencl_c_feature_enabled("__opencl_c_work_group_collective_functions");
 // cl_ext_float_atomics (kernels-compiler/builtins/atomics.cl): load, store,
 // exchange, add, sub, min and max on float and double, global and local
-// memory alike; none on half.
+// memory alike; on half too, with cl_khr_fp16 (the __opencl_c_ext_fp16_*
+// features of device_features.def).
 #ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
 #define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
 #define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT (1 << 1)
@@ -45,6 +46,12 @@ inline constexpr bool work_group_collectives =
 inline constexpr bool float_atomics = extension_enabled("cl_ext_float_atomics");
 inline constexpr cl_bitfield fp_atomics =
     float_atomics
+        ? CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
+              CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
+              CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT
+        : 0;
+inline constexpr cl_bitfield half_fp_atomics =
+    float_atomics && opencl_c_feature_enabled("__opencl_c_ext_fp16_global_atomic_add")
         ? CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |
               CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |
               CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT

@@ -194,6 +194,32 @@ C11_ALL(, EXPECTED_GENERIC)
 C11_ALL(__global, EXPECTED_NAMED)
 C11_ALL(__local, EXPECTED_NAMED)
 
+// cl_ext_float_atomics on half (with cl_khr_fp16): load, store, exchange,
+// add, sub, min and max, as the extension lists them (no compare-exchange);
+// a compare-exchange loop on the 16 bits, as for float.
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+// Clang 19 declares atomic_store and atomic_store_explicit on atomic_half
+// with a value of type atomic_half (the other atomic types take their value
+// type), so calls name those overloads.
+#define C11_HALF(AS)                                                           \
+  C11_COMMON(AS, atomic_half, half)                                            \
+  C11_FLOAT(AS, atomic_half, half)                                             \
+  OVERLOAD void atomic_store(volatile AS atomic_half *p, atomic_half v) {      \
+    __opencl_atomic_store(p, (half)v, SEQ_CST, DEVICE);                        \
+  }                                                                            \
+  OVERLOAD void atomic_store_explicit(volatile AS atomic_half *p,              \
+                                      atomic_half v, memory_order o) {         \
+    __opencl_atomic_store(p, (half)v, o, DEVICE);                              \
+  }                                                                            \
+  OVERLOAD void atomic_store_explicit(volatile AS atomic_half *p,              \
+                                      atomic_half v, memory_order o,           \
+                                      memory_scope s) {                        \
+    __opencl_atomic_store(p, (half)v, o, s);                                   \
+  }
+C11_HALF()
+C11_HALF(__global)
+C11_HALF(__local)
+
 OVERLOAD void atomic_work_item_fence(cl_mem_fence_flags flags, memory_order o,
                                      memory_scope s) {
   if (o != memory_order_relaxed)
