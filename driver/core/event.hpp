@@ -8,6 +8,7 @@
 #include "runtime/command.hpp"
 #include "support/inline_function.hpp"
 #include "support/small_vector.hpp"
+#include "support/spin.hpp"
 
 #include <CL/cl.h>
 
@@ -53,11 +54,15 @@ public:
 protected:
     cl_int run() override;
     bool runs_inline() const override { return inline_work_; }
-    // Kernels run on the device's workers only; other commands (copies,
-    // fills) may run on a thread waiting for them.
+    // Copies and fills may run on a thread waiting for them. Kernels run on
+    // the device's workers (pinned to its processing units), except in a
+    // process that may use one processing unit only: there the waiting
+    // thread shares the worker's unit, and running the kernel itself saves
+    // the switch to the worker.
     bool runs_on_any_thread() const override {
-        return type_ != CL_COMMAND_NDRANGE_KERNEL && type_ != CL_COMMAND_TASK &&
-               type_ != CL_COMMAND_NATIVE_KERNEL;
+        const bool kernel = type_ == CL_COMMAND_NDRANGE_KERNEL || type_ == CL_COMMAND_TASK ||
+                            type_ == CL_COMMAND_NATIVE_KERNEL;
+        return !kernel || !support::spinning_pays();
     }
     void status_changed(cl_int status) override;
     void retain_command() override { retain_internal(); }
