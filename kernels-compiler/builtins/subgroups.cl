@@ -403,3 +403,31 @@ SG_CLUSTER_FLOAT(half)
 SG_CLUSTER_REDUCE(int, logical_and, 1, SG_LAND)
 SG_CLUSTER_REDUCE(int, logical_or, 0, SG_LOR)
 SG_CLUSTER_REDUCE(int, logical_xor, 0, SG_LXOR)
+
+// cl_khr_subgroup_rotate: the value of the work-item delta lanes further
+// round the sub-group (of get_max_sub_group_size() lanes, as SPIR-V's
+// OpGroupNonUniformRotateKHR defines it for kernels), or round the calling
+// work-item's cluster of clustersize lanes (a power of 2). A lane past the
+// end of a partial sub-group is inactive: its value is undefined, the read
+// stays inside the slots.
+#define SG_ROTATE(T)                                                           \
+  OVERLOAD T sub_group_rotate(T x, int delta) {                                \
+    SG_LANE(T, x, (get_sub_group_local_id() + (uint)delta) & (SG_W - 1))       \
+  }                                                                            \
+  OVERLOAD T sub_group_clustered_rotate(T x, int delta, uint clustersize) {    \
+    uint L = get_sub_group_local_id();                                         \
+    SG_LANE(T, x,                                                              \
+            ((L + (uint)delta) & (clustersize - 1)) + (L & ~(clustersize - 1)))  \
+  }
+
+SG_ROTATE(char)
+SG_ROTATE(uchar)
+SG_ROTATE(short)
+SG_ROTATE(ushort)
+SG_ROTATE(int)
+SG_ROTATE(uint)
+SG_ROTATE(long)
+SG_ROTATE(ulong)
+SG_ROTATE(float)
+SG_ROTATE(double)
+SG_ROTATE(half)

@@ -1,8 +1,9 @@
 // Sub-groups in control flow and over time: sub_group_barrier ordering local
 // memory, collectives in loops and after work-group barriers,
-// cl_khr_subgroup_clustered_reduce, and sub-groups of one work-group taking
-// different ways (test_subgroups.cpp has the queries and the collectives,
-// shuffles and block accesses in straight-line code).
+// cl_khr_subgroup_clustered_reduce, cl_khr_subgroup_rotate, and sub-groups
+// of one work-group taking different ways (test_subgroups.cpp has the
+// queries and the collectives, shuffles and block accesses in straight-line
+// code).
 #include "features_test.hpp"
 #include "subgroups_test.hpp"
 
@@ -216,6 +217,75 @@ __kernel void clustered(__global const int* in, __global int* out, __global floa
             CHECK(wrong == 0);
         }
     }
+}
+
+TEST_CASE("cl_khr_subgroup_rotate", "[subgroups]") {
+    Fixture f;
+    REQUIRE(has(extensions(f.device), "cl_khr_subgroup_rotate"));
+    ProgramPtr program = f.build(R"CLC(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+__kernel void rotate(__global const int* in, __global int* out, int delta, uint cluster) {
+    size_t gid = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    int x = in[gid];
+    __global int* o = out + 4 * gid;
+    o[0] = sub_group_rotate(x, delta);
+    o[1] = sub_group_clustered_rotate(x, delta, cluster);
+    o[2] = (int)sub_group_rotate((double)x, delta);
+    o[3] = (int)sub_group_clustered_rotate((half)x, delta, cluster);
+}
+)CLC",
+                                 "-cl-std=CL3.0");
+    KernelPtr kernel = make_kernel(program.get(), "rotate");
+    const size_t width =
+        sub_group_info(kernel.get(), f.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, {4096});
+    for (cl_int delta : {1, 3, -2, 0, 17})
+        for (cl_uint cluster : {2u, 4u, 8u}) {
+            if (cluster > width)
+                continue;
+            for (const Shape& shape : shapes) {
+                const size_t n = shape.global[0] * shape.global[1];
+                std::vector<cl_int> in(n);
+                for (size_t g = 0; g < n; ++g)
+                    in[g] = static_cast<cl_int>((g * 7 + 5) % 1000) - 500;
+                MemPtr in_buffer = make_buffer(f.ctx(), in);
+                MemPtr out = make_buffer<cl_int>(f.ctx(), 4 * n);
+                set_arg(kernel.get(), 0, in_buffer);
+                set_arg(kernel.get(), 1, out);
+                set_arg(kernel.get(), 2, delta);
+                set_arg(kernel.get(), 3, cluster);
+                run(f.q(), kernel.get(), 2, shape.global, shape.local);
+                const auto o = read_buffer<cl_int>(f.q(), out.get(), 4 * n);
+                size_t wrong = 0;
+                size_t checked = 0;
+                for (const Item& item : ndrange_items(shape.global[0], shape.global[1],
+                                                      shape.local[0], shape.local[1], width)) {
+                    // Lanes round the sub-group of width lanes, or round the
+                    // cluster; a lane past a partial sub-group is undefined.
+                    const size_t shifted = item.lane + static_cast<size_t>(delta);
+                    const size_t whole = shifted & (width - 1);
+                    const size_t clustered =
+                        (shifted & (cluster - 1)) + (item.lane & ~size_t{cluster - 1});
+                    if (whole < item.lanes.size()) {
+                        const cl_int want = in[item.lanes[whole]];
+                        wrong += o[4 * item.global] != want;
+                        wrong += o[4 * item.global + 2] != want;
+                        ++checked;
+                    }
+                    if (clustered < item.lanes.size()) {
+                        const cl_int want = in[item.lanes[clustered]];
+                        wrong += o[4 * item.global + 1] != want;
+                        wrong += o[4 * item.global + 3] != want;
+                        ++checked;
+                    }
+                }
+                INFO("delta " << delta << ", cluster " << cluster << ", local " << shape.local[0]
+                              << "x" << shape.local[1]);
+                CHECK(wrong == 0);
+                // Work-groups of one work-item have one active lane.
+                if (shape.local[0] * shape.local[1] > 1)
+                    CHECK(checked > n);
+            }
+        }
 }
 
 TEST_CASE("sub-groups of one work-group take different ways", "[subgroups]") {
