@@ -16,5 +16,6 @@
 #include "relational.cl"
 #include "shuffle.cl"
 #include "subgroups.cl"
+#include "subgroups_non_uniform.cl"
 #include "sync.cl"
 #include "vload.cl"

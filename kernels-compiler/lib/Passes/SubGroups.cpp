@@ -14,6 +14,20 @@
 //                           waits at a barrier, and returns the array:
 //                           after the barrier each work-item reads its
 //                           sub-group's slots
+//   __kc_sg_exchange_active(T x, s)  the same, and also marks slot s of a
+//                           second array, of bytes, as taken: the
+//                           non-uniform functions' active set
+//   __kc_sg_active_slots(p) that byte array, p being the result of an
+//                           __kc_sg_exchange_active
+//
+// The active set: a work-item that does not reach a sub-group function
+// does not store in its slots (below: it skips the barrier and goes on to
+// the next one it meets), so the work-items that reach an
+// __kc_sg_exchange_active find their sub-group's active ones as the bytes
+// set to 1. The bytes start at 0 (a memset in the prologue); the library
+// clears them again once the last active work-item of the sub-group has
+// read them, before any of them can reach the function again (that takes
+// another barrier).
 //
 // The sub-group ids (__kc_sg_local_id, __kc_sg_base) are left to the
 // work-item loop nests (LoopNest.h): a function that asks for them gets
@@ -58,6 +72,9 @@ constexpr llvm::StringLiteral IdPlaceholders[2] = {"__kc_sg_local_id",
                                                    "__kc_sg_base"};
 // Mangled prefix of __kc_sg_exchange's overloads.
 constexpr llvm::StringLiteral ExchangePrefix = "_Z16__kc_sg_exchange";
+constexpr llvm::StringLiteral ActiveExchangePrefix =
+    "_Z23__kc_sg_exchange_active";
+constexpr llvm::StringLiteral ActiveSlotsPlaceholder = "__kc_sg_active_slots";
 
 bool isSubGroupBarrier(llvm::StringRef Name) {
   return Name == "_Z17sub_group_barrierj" ||
@@ -95,7 +112,7 @@ public:
 
 private:
   llvm::Value *arrayLength();
-  void lowerExchange(llvm::CallInst *Call);
+  void lowerExchange(llvm::CallInst *Call, bool MarksActive);
   llvm::CallInst *barrierBefore(llvm::Instruction *Point);
 
   llvm::Function &F;
@@ -139,7 +156,7 @@ llvm::CallInst *SubGroups::barrierBefore(llvm::Instruction *Point) {
   return Call;
 }
 
-void SubGroups::lowerExchange(llvm::CallInst *Call) {
+void SubGroups::lowerExchange(llvm::CallInst *Call, bool MarksActive) {
   llvm::Value *Operand = Call->getArgOperand(0);
   llvm::Type *Ty = Operand->getType();
   const llvm::DataLayout &DL = M.getDataLayout();
@@ -153,17 +170,45 @@ void SubGroups::lowerExchange(llvm::CallInst *Call) {
                                  Call->getIterator());
   }
   llvm::IRBuilder<> EntryB(F.getEntryBlock().getTerminator());
-  llvm::AllocaInst *Slots = EntryB.CreateAlloca(
-      Ty, DL.getAllocaAddrSpace(), arrayLength(), "sub_group.xchg");
-  Slots->setAlignment(std::max(DL.getPrefTypeAlign(Ty), llvm::Align(64)));
-  Slots->setMetadata(WorkItemArrayMD, llvm::MDNode::get(C, {}));
+  auto WorkItemArray = [&](llvm::Type *ElementTy, const llvm::Twine &Name) {
+    llvm::AllocaInst *Array = EntryB.CreateAlloca(
+        ElementTy, DL.getAllocaAddrSpace(), arrayLength(), Name);
+    Array->setAlignment(
+        std::max(DL.getPrefTypeAlign(ElementTy), llvm::Align(64)));
+    Array->setMetadata(WorkItemArrayMD, llvm::MDNode::get(C, {}));
+    return Array;
+  };
+  llvm::AllocaInst *Slots = WorkItemArray(Ty, "sub_group.xchg");
+  llvm::AllocaInst *Active = nullptr;
+  if (MarksActive) {
+    Active = WorkItemArray(EntryB.getInt8Ty(), "sub_group.active");
+    EntryB.CreateMemSet(Active, EntryB.getInt8(0), arrayLength(),
+                        Active->getAlign());
+  }
 
   if (LI.getLoopFor(Call->getParent()))
     barrierBefore(Call);
   llvm::IRBuilder<> B(Call);
   llvm::Value *Slot = B.CreateZExt(Call->getArgOperand(1), B.getInt64Ty());
   B.CreateStore(Operand, B.CreateInBoundsGEP(Ty, Slots, Slot));
+  if (Active)
+    B.CreateStore(B.getInt8(1),
+                  B.CreateInBoundsGEP(B.getInt8Ty(), Active, Slot));
   barrierBefore(Call);
+  if (Active) {
+    llvm::SmallVector<llvm::CallInst *, 2> Queries;
+    for (llvm::User *U : Call->users())
+      if (auto *Query = llvm::dyn_cast<llvm::CallInst>(U))
+        if (calleeName(*Query) == ActiveSlotsPlaceholder)
+          Queries.push_back(Query);
+    for (llvm::CallInst *Query : Queries) {
+      llvm::Value *Bytes = Active;
+      if (Bytes->getType() != Query->getType())
+        Bytes = B.CreateAddrSpaceCast(Bytes, Query->getType());
+      Query->replaceAllUsesWith(Bytes);
+      Query->eraseFromParent();
+    }
+  }
   llvm::Value *Result = Slots;
   if (Result->getType() != Call->getType())
     Result = B.CreateAddrSpaceCast(Result, Call->getType());
@@ -182,7 +227,8 @@ bool SubGroups::run() {
       llvm::StringRef Name = calleeName(*Call);
       if (Name == WidthPlaceholder)
         Widths.push_back(Call);
-      else if (Name.starts_with(ExchangePrefix))
+      else if (Name.starts_with(ExchangePrefix) ||
+               Name.starts_with(ActiveExchangePrefix))
         Exchanges.push_back(Call);
       else if (isSubGroupBarrier(Name))
         Barriers.push_back(Call);
@@ -209,7 +255,7 @@ bool SubGroups::run() {
       Diverge |= !U.isUniformlyReached(*Call->getParent()) ||
                  U.mayFollowEarlyExit(*Call->getParent());
   for (llvm::CallInst *Call : Exchanges)
-    lowerExchange(Call);
+    lowerExchange(Call, calleeName(*Call).starts_with(ActiveExchangePrefix));
   for (llvm::CallInst *Call : Barriers) {
     barrierBefore(Call);
     Call->eraseFromParent();

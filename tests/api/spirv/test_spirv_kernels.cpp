@@ -387,3 +387,49 @@ TEST_CASE("kernel metadata and argument info of a SPIR-V kernel", "[spirv]") {
     const cl_float2 small = {{1.0f, 2.0f}};
     CHECK_CL(clSetKernelArg(vectors.get(), 2, sizeof small, &small), CL_INVALID_ARG_SIZE);
 }
+
+TEST_CASE("OpGroupNonUniform instructions in a branch combine the work-items that take it",
+          "[spirv]") {
+    // non_uniform_groups.spvasm: in a branch on sub-group local id % 3 == 0,
+    // OpGroupNonUniformIAdd (Reduce), OpGroupNonUniformBallot and
+    // OpGroupNonUniformElect (sub_group_non_uniform_reduce_add,
+    // sub_group_ballot, sub_group_elect).
+    Fixture f;
+    REQUIRE(il_supported(f.device));
+    ProgramPtr program = build_il_program(f, "non_uniform_groups");
+    KernelPtr kernel = make_kernel(program.get(), "non_uniform");
+    const size_t n = 60, local = 20, untouched = 0xdead;
+    const size_t in_group = local;
+    size_t width = 0;
+    REQUIRE_OK(clGetKernelSubGroupInfo(kernel.get(), f.device,
+                                       CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE, sizeof in_group,
+                                       &in_group, sizeof width, &width, nullptr));
+    REQUIRE(width > 0);
+    MemPtr out = make_buffer(f.ctx(), std::vector<cl_uint>(3 * n, untouched));
+    set_arg(kernel.get(), 0, out);
+    run_1d(f.q(), kernel.get(), n, local);
+    const std::vector<cl_uint> got = read_buffer<cl_uint>(f.q(), out.get(), 3 * n);
+    for (size_t gid = 0; gid < n; ++gid) {
+        // The sub-group's first work-item and the work-items that take the
+        // branch in it (lanes 0, 3, 6, ... within the sub-group).
+        const size_t group = gid / local * local;
+        const size_t first = group + (gid - group) / width * width;
+        const size_t end = std::min(first + width, group + local);
+        const size_t lane = gid - first;
+        cl_uint sum = 0, bits = 0;
+        for (size_t other = first; other < end; other += 3) {
+            sum += static_cast<cl_uint>(other);
+            bits |= 1u << (other - first);
+        }
+        INFO("work-item " << gid << " lane " << lane << " of " << width);
+        if (lane % 3 != 0) {
+            CHECK(got[3 * gid] == untouched);
+            CHECK(got[3 * gid + 1] == untouched);
+            CHECK(got[3 * gid + 2] == untouched);
+            continue;
+        }
+        CHECK(got[3 * gid] == sum);
+        CHECK(got[3 * gid + 1] == bits);
+        CHECK(got[3 * gid + 2] == (lane == 0 ? 1u : 0u));
+    }
+}

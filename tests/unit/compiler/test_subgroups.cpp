@@ -1,8 +1,10 @@
-// Sub-groups in the compiler (Passes/SubGroups.cpp, builtins/subgroups.cl):
-// the sub-group size each kernel is compiled for, that a kernel whose
-// sub-groups all run alike still vectorizes across work-items around a
-// reduction, and the results of a few collectives run directly (local
-// sizes that are not multiples of the sub-group size, 2D groups).
+// Sub-groups in the compiler (Passes/SubGroups.cpp, builtins/subgroups.cl,
+// builtins/subgroups_non_uniform.cl): the sub-group size each kernel is
+// compiled for, that a kernel whose sub-groups all run alike still
+// vectorizes across work-items around a reduction (a non-uniform one too),
+// and the results of a few collectives run directly (local sizes that are
+// not multiples of the sub-group size, 2D groups, a branch that some
+// work-items of a sub-group take).
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
 #include "compiler_test.hpp"
@@ -18,9 +20,10 @@ namespace {
 
 kc::DeviceTarget subGroupTarget(unsigned SubGroupSize) {
     kc::DeviceTarget Target = kctest::cpuTarget();
-    for (const char* E : {"cl_khr_subgroups", "cl_intel_subgroups",
-                          "cl_intel_required_subgroup_size", "cl_khr_subgroup_shuffle",
-                          "cl_khr_subgroup_shuffle_relative", "cl_khr_subgroup_extended_types"})
+    for (const char* E :
+         {"cl_khr_subgroups", "cl_intel_subgroups", "cl_intel_required_subgroup_size",
+          "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
+          "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_arithmetic"})
         Target.Extensions.push_back(E);
     Target.OpenCLCFeatures.push_back("__opencl_c_subgroups");
     Target.SubGroupSize = SubGroupSize;
@@ -228,5 +231,62 @@ kernel void reduce(global const float *in, global float *out) {
             }
         CHECK(Gathers == 0);
         CHECK(Adds >= 15); // the reduction's tree, once per sub-group
+    }
+}
+
+TEST_CASE("a non-uniform reduction that every work-item reaches vectorizes across work-items",
+          "[compiler][subgroups]") {
+    for (unsigned Size : {8u, 16u}) {
+        INFO("sub-group size " << Size);
+        std::unique_ptr<kc::Module> M = buildFor(Size, R"CL(
+kernel void reduce(global const float *in, global float *out) {
+    size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    float x = in[i] * 2.0f + 1.0f;
+    float s = sub_group_non_uniform_reduce_add(x);
+    out[i] = s * 0.5f + x;
+}
+)CL");
+        CHECK(floatVectors(*M, "reduce").Widest >= 8);
+    }
+}
+
+TEST_CASE("a non-uniform scan in a branch combines the work-items that take it",
+          "[compiler][subgroups]") {
+    // Lanes whose input is positive take the branch; the others keep -1.
+    const char* const Source = R"CL(
+kernel void scan(global const int *in, global int *out) {
+    size_t i = get_global_id(0);
+    int x = in[i];
+    if (x > 0)
+        out[i] = sub_group_non_uniform_scan_inclusive_add(x);
+}
+)CL";
+    const uint64_t N = 60;
+    std::vector<int> In(N);
+    for (size_t I = 0; I < N; ++I)
+        In[I] = static_cast<int>((I * 7) % 5) - 1; // -1, 0 and 1 to 3
+    for (unsigned Size : {4u, 8u, 16u}) {
+        std::unique_ptr<kc::Module> M = buildFor(Size, Source);
+        std::unique_ptr<kc::NativeProgram> P = kctest::jit(*M);
+        const kc::KernelInfo& K = kctest::kernel(*M, "scan");
+        for (uint64_t Local : {60u, 20u, 12u}) {
+            std::vector<int> Out(N, -1);
+            kctest::ArgBuffer Args(K);
+            Args.set(0, In.data()).set(1, Out.data());
+            kctest::runNDRange(P->lookup("scan"), Args, 1, {N, 1, 1}, {Local, 1, 1});
+            size_t Wrong = 0;
+            for (uint64_t Group = 0; Group < N; Group += Local) {
+                const uint64_t End = std::min(Group + Local, N);
+                for (uint64_t First = Group; First < End; First += Size) {
+                    int Sum = 0;
+                    for (uint64_t I = First; I < std::min<uint64_t>(First + Size, End); ++I) {
+                        const int Want = In[I] > 0 ? (Sum += In[I]) : -1;
+                        Wrong += Out[I] != Want;
+                    }
+                }
+            }
+            INFO("sub-group size " << Size << ", local size " << Local);
+            CHECK(Wrong == 0);
+        }
     }
 }
