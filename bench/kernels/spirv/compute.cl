@@ -1,7 +1,7 @@
 // Four kernels like those of kernel_bench's throughput measurement
-// (child_compute.cpp; n-body with float4 differences) in one program: loops, __local tiles with barriers, a divergent loop,
-// vectors and rsqrt. Built from this source and from compute.spvasm (made
-// from it: meson.build).
+// (child_compute.cpp; n-body with float4 differences) in one program: loops, __local tiles with
+// barriers, a divergent loop, vectors and rsqrt. Built from this source and from compute.spvasm
+// (made from it: meson.build).
 __kernel void matmul_naive(__global const float* a, __global const float* b, __global float* c,
                            int n) {
     int col = get_global_id(0);

@@ -1,7 +1,7 @@
 // Images and samplers in a SPIR-V kernel: a sampled read with a sampler
 // argument and with a sampler constant, a write, and queries.
-__constant sampler_t edge = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE |
-                            CLK_FILTER_LINEAR;
+__constant sampler_t edge =
+    CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_LINEAR;
 
 kernel void sample_and_write(read_only image2d_t in, sampler_t s, write_only image2d_t out,
                              global float4* results) {
