@@ -24,6 +24,37 @@ Result<cl_mem_flags> image_flags(cl_mem_flags flags, const core::MemObject* buff
     return sub_buffer_flags(buffer->flags(), flags);
 }
 
+// mem_object: the buffer of a 1D buffer image (null for other types), and
+// nothing else (usmcl offers no 2D images of buffers or of other images).
+Result<core::MemObject*> buffer_of_image(const core::Context& context, const cl_image_desc& desc) {
+    if (desc.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+        core::MemObject* buffer = core::MemObject::from_handle(desc.mem_object);
+        if (!buffer || buffer->image() || &buffer->context() != &context)
+            return Status(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object is not a buffer of the context");
+        return buffer;
+    }
+    if (desc.mem_object)
+        return Status(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object with an image type other than "
+                                                   "CL_MEM_OBJECT_IMAGE1D_BUFFER");
+    return static_cast<core::MemObject*>(nullptr);
+}
+
+// CL_INVALID_IMAGE_SIZE for an image larger than its buffer, or above
+// CL_DEVICE_MAX_MEM_ALLOC_SIZE (an image is one allocation).
+Status check_image_size(const core::Context& context, const core::ImageDescription& image,
+                        const core::HostPitches& pitches, const core::MemObject* buffer) {
+    USMCL_CHECK(!buffer || image.width * image.element_size <= buffer->size(),
+                CL_INVALID_IMAGE_SIZE, "the image is larger than its buffer");
+    const auto extent = image.extent();
+    const long double bytes =
+        static_cast<long double>(pitches.slice ? pitches.slice : pitches.row) *
+        (image.type == CL_MEM_OBJECT_IMAGE2D ? extent[1] : 1) *
+        (image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? extent[1] : 1) * extent[2];
+    USMCL_CHECK(bytes <= static_cast<long double>(max_alloc_size(context)), CL_INVALID_IMAGE_SIZE,
+                "the image is above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+    return {};
+}
+
 Result<cl_mem> create_image(cl_context context, const cl_mem_properties* properties,
                             cl_mem_flags flags, const cl_image_format* format,
                             const cl_image_desc* desc, void* host_ptr) {
@@ -56,18 +87,10 @@ Result<cl_mem> create_image(cl_context context, const cl_mem_properties* propert
     if (!described.ok())
         return described.status();
     const core::ImageDescription& image = described.value();
-    // mem_object: the buffer of a 1D buffer image, and nothing else (usmcl
-    // offers no 2D images of buffers or of other images).
-    core::MemObject* buffer = nullptr;
-    if (desc->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
-        buffer = core::MemObject::from_handle(desc->mem_object);
-        if (!buffer || buffer->image() || &buffer->context() != object)
-            return Status(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object is not a buffer of the context");
-    } else if (desc->mem_object) {
-        return Status(CL_INVALID_IMAGE_DESCRIPTOR, "mem_object with an image type other than "
-                                                   "CL_MEM_OBJECT_IMAGE1D_BUFFER");
-    }
-    Result<cl_mem_flags> merged = image_flags(flags, buffer);
+    Result<core::MemObject*> buffer = buffer_of_image(*object, *desc);
+    if (!buffer.ok())
+        return buffer.status();
+    Result<cl_mem_flags> merged = image_flags(flags, buffer.value());
     if (!merged.ok())
         return merged.status();
     // CL_INVALID_HOST_PTR if host_ptr is NULL with USE/COPY_HOST_PTR, or
@@ -81,23 +104,16 @@ Result<cl_mem> create_image(cl_context context, const cl_mem_properties* propert
         !s.ok())
         return s;
     Result<core::HostPitches> pitches =
-        core::image_host_pitches(image, *desc, host_ptr, buffer != nullptr);
+        core::image_host_pitches(image, *desc, host_ptr, buffer.value() != nullptr);
     if (!pitches.ok())
         return pitches.status();
     const size_t row_pitch = pitches->row;
     const size_t slice_pitch = pitches->slice;
-    if (buffer && image.width * image.element_size > buffer->size())
-        return Status(CL_INVALID_IMAGE_SIZE, "the image is larger than its buffer");
-    // An image is one allocation: at most CL_DEVICE_MAX_MEM_ALLOC_SIZE.
-    const auto extent = image.extent();
-    const long double bytes = static_cast<long double>(slice_pitch ? slice_pitch : row_pitch) *
-                              (image.type == CL_MEM_OBJECT_IMAGE2D ? extent[1] : 1) *
-                              (image.type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? extent[1] : 1) *
-                              extent[2];
-    if (bytes > static_cast<long double>(max_alloc_size(*object)))
-        return Status(CL_INVALID_IMAGE_SIZE, "the image is above CL_DEVICE_MAX_MEM_ALLOC_SIZE");
-    Result<core::MemObject*> created = core::MemObject::create_image(
-        *object, merged.value(), image, host_ptr, row_pitch, slice_pitch, buffer, std::move(copy));
+    if (Status s = check_image_size(*object, image, pitches.value(), buffer.value()); !s.ok())
+        return s;
+    Result<core::MemObject*> created =
+        core::MemObject::create_image(*object, merged.value(), image, host_ptr, row_pitch,
+                                      slice_pitch, buffer.value(), std::move(copy));
     if (!created.ok())
         return created.status();
     return created.value()->handle();
