@@ -201,13 +201,15 @@ void replay_benchmark(benchmark::State& state, const RecordedTrace* trace) {
         static_cast<double>(smallest_region<Allocator>(*trace)) / peak;
 }
 
-// glibc malloc cannot be held to a region: the replay reports its footprint, the peak of the
-// heap (mallinfo2 arena) plus its mapped chunks (hblkhd) above what the process held before.
+// glibc malloc cannot be held to a region: the replay reports its footprint, how far the heap
+// (mallinfo2 arena) plus its mapped chunks (hblkhd) grew at the peak. The heap is trimmed first,
+// so that free space left by earlier runs does not hide the growth.
 void malloc_benchmark(benchmark::State& state, const RecordedTrace* trace) {
     std::uint64_t peak_footprint = 0;
     std::uint64_t failures = 0;
     std::vector<void*> addresses(trace->allocations, nullptr);
     for (auto _ : state) {
+        malloc_trim(0);
         struct mallinfo2 before = mallinfo2();
         std::uint64_t start = before.arena + before.hblkhd;
         for (const RecordedOp& op : trace->ops) {
