@@ -1,6 +1,7 @@
 // Registration of the bufalloc benchmarks and the results the summary needs.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -8,6 +9,8 @@ namespace bufalloc::bench {
 
 void register_throughput_benchmarks();
 void register_fragmentation_benchmarks();
+// One replay per allocator of every recorded trace (*.trace) in the folder.
+void register_trace_benchmarks(const std::filesystem::path& folder);
 
 // Real time per iteration (ns) and user counters of one finished benchmark run.
 struct RunResult {

@@ -16,35 +16,39 @@ FirstFitBaseline::FirstFitBaseline(std::uint64_t base, std::uint64_t size, std::
     chunks_[0] = Chunk{base, size, false, nil, nil};
 }
 
-std::uint64_t FirstFitBaseline::aligned(std::uint64_t address) const {
-    return (address + alignment_ - 1) & ~(alignment_ - 1);
+std::uint64_t FirstFitBaseline::aligned(std::uint64_t address, std::uint64_t alignment) {
+    return (address + alignment - 1) & ~(alignment - 1);
 }
 
-bool FirstFitBaseline::fits(const Chunk& chunk, std::uint64_t size) const {
-    std::uint64_t start = aligned(chunk.start);
+bool FirstFitBaseline::fits(const Chunk& chunk, std::uint64_t size, std::uint64_t alignment) {
+    std::uint64_t start = aligned(chunk.start, alignment);
     return start + size <= chunk.start + chunk.size;
 }
 
-std::optional<std::uint64_t> FirstFitBaseline::allocate(std::uint64_t size) {
+std::optional<std::uint64_t> FirstFitBaseline::allocate(std::uint64_t size,
+                                                        std::uint64_t alignment) {
+    alignment = std::max(alignment, alignment_);
     bool append_first = strategy_ == Strategy::wasteful;
-    std::optional<std::uint64_t> address = append_first ? append(size) : reuse(size);
+    std::optional<std::uint64_t> address =
+        append_first ? append(size, alignment) : reuse(size, alignment);
     if (!address) {
-        address = append_first ? reuse(size) : append(size);
+        address = append_first ? reuse(size, alignment) : append(size, alignment);
     }
     return address;
 }
 
 // Carves a new chunk from the front of the last chunk.
-std::optional<std::uint64_t> FirstFitBaseline::append(std::uint64_t size) {
+std::optional<std::uint64_t> FirstFitBaseline::append(std::uint64_t size, std::uint64_t alignment) {
     Chunk& last = chunks_[last_];
-    if (!fits(last, size) || spare_.empty()) {
+    if (!fits(last, size, alignment) || spare_.empty()) {
         return std::nullopt;
     }
     ChunkIndex index = spare_.back();
     spare_.pop_back();
     std::uint64_t end = last.start + last.size;
     Chunk& chunk = chunks_[index];
-    chunk = Chunk{aligned(last.start), size, true, last.prev, last_};
+    std::uint64_t start = aligned(last.start, alignment);
+    chunk = Chunk{start, size, true, last.prev, last_, start};
     if (last.prev != nil) {
         chunks_[last.prev].next = index;
     } else {
@@ -57,15 +61,16 @@ std::optional<std::uint64_t> FirstFitBaseline::append(std::uint64_t size) {
 }
 
 // First fit over the list: the whole chunk is taken, or with tight_split only what is needed.
-std::optional<std::uint64_t> FirstFitBaseline::reuse(std::uint64_t size) {
+std::optional<std::uint64_t> FirstFitBaseline::reuse(std::uint64_t size, std::uint64_t alignment) {
     for (ChunkIndex index = head_; index != nil; index = chunks_[index].next) {
         Chunk& chunk = chunks_[index];
-        if (index != last_ && !chunk.allocated && fits(chunk, size)) {
+        if (index != last_ && !chunk.allocated && fits(chunk, size, alignment)) {
             chunk.allocated = true;
+            chunk.address = aligned(chunk.start, alignment);
             if (strategy_ == Strategy::tight_split) {
-                split(index, aligned(chunk.start) + size - chunk.start);
+                split(index, chunk.address + size - chunk.start);
             }
-            return aligned(chunk.start);
+            return chunk.address;
         }
     }
     return std::nullopt;
@@ -88,7 +93,7 @@ void FirstFitBaseline::split(ChunkIndex index, std::uint64_t keep) {
 bool FirstFitBaseline::free(std::uint64_t address) {
     for (ChunkIndex index = head_; index != nil; index = chunks_[index].next) {
         Chunk& chunk = chunks_[index];
-        if (chunk.allocated && aligned(chunk.start) == address) {
+        if (chunk.allocated && chunk.address == address) {
             chunk.allocated = false;
             ChunkIndex merged = coalesce(chunk.prev, index);
             coalesce(merged, chunks_[merged].next);

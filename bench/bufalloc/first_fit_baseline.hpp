@@ -29,7 +29,10 @@ public:
     FirstFitBaseline(std::uint64_t base, std::uint64_t size, std::size_t max_chunks,
                      Strategy strategy = Strategy::wasteful, std::uint64_t alignment = 64);
 
-    [[nodiscard]] std::optional<std::uint64_t> allocate(std::uint64_t size);
+    // alignment 0 means the region's; a larger power of two applies to this allocation only (the
+    // trace replays need it for USM allocations; PoCL aligns to the region's alignment only).
+    [[nodiscard]] std::optional<std::uint64_t> allocate(std::uint64_t size,
+                                                        std::uint64_t alignment = 0);
     bool free(std::uint64_t address);
     [[nodiscard]] Stats stats() const; // walks the list
 
@@ -43,12 +46,13 @@ private:
         bool allocated = false;
         ChunkIndex prev = nil;
         ChunkIndex next = nil;
+        std::uint64_t address = 0; // handed out: start aligned to the allocation's alignment
     };
 
-    [[nodiscard]] std::uint64_t aligned(std::uint64_t address) const;
-    [[nodiscard]] bool fits(const Chunk& chunk, std::uint64_t size) const;
-    std::optional<std::uint64_t> append(std::uint64_t size);
-    std::optional<std::uint64_t> reuse(std::uint64_t size);
+    [[nodiscard]] static std::uint64_t aligned(std::uint64_t address, std::uint64_t alignment);
+    [[nodiscard]] static bool fits(const Chunk& chunk, std::uint64_t size, std::uint64_t alignment);
+    std::optional<std::uint64_t> append(std::uint64_t size, std::uint64_t alignment);
+    std::optional<std::uint64_t> reuse(std::uint64_t size, std::uint64_t alignment);
     void split(ChunkIndex index, std::uint64_t keep);
     ChunkIndex coalesce(ChunkIndex first, ChunkIndex second);
     void unlink(ChunkIndex index);

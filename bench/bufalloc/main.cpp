@@ -1,11 +1,14 @@
 // bufalloc benchmarks: Google Benchmark output, then ratio tables. Accepts the usual
-// --benchmark_* flags (e.g. --benchmark_filter=churn/.*/10000).
+// --benchmark_* flags (e.g. --benchmark_filter=churn/.*/10000), and --traces=<folder> for the
+// recorded traces to replay (default: bench/bufalloc/traces of the source tree).
 #include "bench_registry.hpp"
 #include "workloads.hpp"
 
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string_view>
 
 namespace {
 
@@ -51,16 +54,35 @@ void raise_malloc_mmap_threshold() {
     std::free(block);
 }
 
+// Takes --traces=<folder> out of the arguments (Google Benchmark rejects flags it does not know).
+std::filesystem::path take_traces_folder(int& argc, char** argv) {
+    std::filesystem::path folder = BUFALLOC_TRACE_DIR;
+    const std::string_view flag = "--traces=";
+    int kept = 0;
+    for (int i = 0; i < argc; ++i) {
+        std::string_view argument = argv[i];
+        if (i > 0 && argument.substr(0, flag.size()) == flag) {
+            folder = argument.substr(flag.size());
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    argc = kept;
+    return folder;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     raise_malloc_mmap_threshold();
+    std::filesystem::path traces = take_traces_folder(argc, argv);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) {
         return 1;
     }
     bufalloc::bench::register_throughput_benchmarks();
     bufalloc::bench::register_fragmentation_benchmarks();
+    bufalloc::bench::register_trace_benchmarks(traces);
     CollectingReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     bufalloc::bench::print_summary(reporter.results);

@@ -131,13 +131,83 @@ void print_fragmentation(const std::map<std::string, RunResult>& results, const 
     }
 }
 
+double counter(const RunResult& run, const char* name) {
+    auto it = run.counters.find(name);
+    return it == run.counters.end() ? 0 : it->second;
+}
+
+// One table per recorded trace: the allocators on a region of the device's size, and the
+// smallest region each replays the trace in.
+void print_traces(const std::map<std::string, RunResult>& results) {
+    std::map<std::string, std::map<std::string, const RunResult*>> traces;
+    for (const auto& [key, run] : results) {
+        if (key.rfind("trace/", 0) != 0) {
+            continue;
+        }
+        std::size_t slash = key.find('/', 6);
+        traces[key.substr(6, slash - 6)][key.substr(slash + 1)] = &run;
+    }
+    for (const auto& [trace, runs] : traces) {
+        const RunResult& any = *runs.begin()->second;
+        std::printf(
+            "\nrecorded trace \"%s\" (%.0f operations, peak live %.1f MiB; region %.0f MiB, "
+            "means over a sample after every operation)\n",
+            trace.c_str(), counter(any, "ops"), counter(any, "peak_live_bytes") / mib,
+            counter(*runs.begin()->second, "region_bytes") / mib);
+        std::printf("%-16s %13s %20s %10s %7s %14s %15s %12s\n", "allocator", "largest/free",
+                    "largest/unrequested", "span/peak", "failed", "first failure", "smallest/peak",
+                    "same offset");
+        for (const char* name :
+             {"bufalloc", "bufalloc+cache", "baseline", "baseline-tight", "first-fit-split"}) {
+            auto it = runs.find(name);
+            if (it == runs.end()) {
+                continue;
+            }
+            const RunResult& run = *it->second;
+            bool failed = counter(run, "failed") != 0;
+            std::printf("%-16s %13.3f %20.3f %10.3f %7.0f %14s %15.3f %12.0f\n", name,
+                        counter(run, "largest_over_free_mean"),
+                        counter(run, "largest_over_unrequested_mean"),
+                        counter(run, "span_over_peak"), counter(run, "failed"),
+                        failed ? format(counter(run, "first_failure"), "%.0f").c_str() : "none",
+                        counter(run, "smallest_region_over_peak"), counter(run, "same_offset"));
+            if (counter(run, "refused_placed") != 0) {
+                std::printf("        (%s placed %.0f requests the device refused)\n", name,
+                            counter(run, "refused_placed"));
+            }
+        }
+        auto libc = runs.find("malloc");
+        if (libc != runs.end()) {
+            std::printf("malloc: footprint (heap + mapped chunks) / peak live %.3f, %.0f failed\n",
+                        counter(*libc->second, "footprint_over_peak"),
+                        counter(*libc->second, "failed"));
+        }
+    }
+}
+
+// Whether some benchmark whose name starts with `prefix` ran (a --benchmark_filter may leave a
+// table empty; it is then not printed).
+bool ran(const std::map<std::string, RunResult>& results, const std::string& prefix) {
+    auto it = results.lower_bound(prefix);
+    return it != results.end() && it->first.rfind(prefix, 0) == 0;
+}
+
 } // namespace
 
 void print_summary(const std::map<std::string, RunResult>& results) {
-    print_throughput(results);
-    print_locking(results);
-    print_fragmentation(results, "busy", "40-80%");
-    print_fragmentation(results, "roomy", "10-30%");
+    if (ran(results, "churn/")) {
+        print_throughput(results);
+    }
+    if (ran(results, "shared/")) {
+        print_locking(results);
+    }
+    if (ran(results, "fragmentation/busy/")) {
+        print_fragmentation(results, "busy", "40-80%");
+    }
+    if (ran(results, "fragmentation/roomy/")) {
+        print_fragmentation(results, "roomy", "10-30%");
+    }
+    print_traces(results);
 }
 
 } // namespace bufalloc::bench

@@ -70,9 +70,23 @@ Domain::~Domain() {
 std::byte* Domain::allocate_aligned(size_t size, size_t alignment) const {
     if (!region_)
         return nullptr;
-    const bufalloc::AllocateResult result = region_->allocate(size == 0 ? 1 : size, alignment);
+    const size_t asked = size == 0 ? 1 : size;
+    // Logged under the region's lock, so the log's order of allocations and
+    // frees is the region's: the lines are the region's allocation trace
+    // (bench/bufalloc/record_trace.py replays them).
+    const bufalloc::AllocateResult result = region_->with_lock([&](bufalloc::Region& region) {
+        const bufalloc::AllocateResult allocated = region.allocate(asked, alignment);
+        if (allocated.ok())
+            USMCL_LOG(memory,
+                      "domain %s region: allocated %zu bytes (alignment %zu) at offset %#zx",
+                      name_.c_str(), asked, alignment,
+                      static_cast<size_t>(allocated.address -
+                                          reinterpret_cast<std::uintptr_t>(region_base_)));
+        return allocated;
+    });
     if (!result.ok()) {
-        USMCL_LOG(memory, "domain %s: no room for %zu bytes (%s)", name_.c_str(), size,
+        USMCL_LOG(memory, "domain %s region: no room for %zu bytes (alignment %zu, %s)",
+                  name_.c_str(), asked, alignment,
                   std::string(bufalloc::to_string(result.status)).c_str());
         return nullptr;
     }
@@ -165,12 +179,15 @@ void Domain::release(std::byte* address, size_t size) const {
         // Freed ranges are coalesced at once (no cache of freed blocks): the
         // next instance, of any size, may take their place, so a region that
         // was full and was freed again fits what it held.
-        const auto freed = region_->with_lock(
-            [key = reinterpret_cast<std::uintptr_t>(address)](bufalloc::Region& region) {
-                const bufalloc::Status status = region.free(key);
-                region.flush_cache();
-                return status;
-            });
+        const auto freed = region_->with_lock([&](bufalloc::Region& region) {
+            const bufalloc::Status status = region.free(reinterpret_cast<std::uintptr_t>(address));
+            region.flush_cache();
+            if (status == bufalloc::Status::ok)
+                USMCL_LOG(memory, "domain %s region: freed %zu bytes at offset %#zx", name_.c_str(),
+                          size == 0 ? size_t{1} : size,
+                          static_cast<size_t>(address - region_base_));
+            return status;
+        });
         if (freed != bufalloc::Status::ok)
             USMCL_LOG(memory, "domain %s: %p is not an allocation of its region", name_.c_str(),
                       static_cast<void*>(address));
