@@ -76,7 +76,8 @@ Status advise(cl_command_queue command_queue, const void* ptr, size_t size,
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
     // No advice is defined (0x4208-0x420F are reserved); 0 means none.
     USMCL_CHECK(advice == 0, CL_INVALID_VALUE, "unsupported memory advice");
-    const core::PointerMarker command{CL_COMMAND_MEMADVISE_INTEL, {ptr}};
+    const void* const pointers[] = {ptr};
+    const core::PointerMarker command{CL_COMMAND_MEMADVISE_INTEL, pointers};
     return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 

@@ -62,8 +62,7 @@ Result<void*> svm_alloc(cl_context context, cl_svm_mem_flags flags, size_t size,
 // unmaps and migrations of memory every device shares with the host).
 Status enqueue_no_op(EnqueueTarget& target, cl_command_type type,
                      std::span<const void* const> pointers, bool blocking, cl_event* event) {
-    const core::PointerMarker command{type,
-                                      std::vector<const void*>(pointers.begin(), pointers.end())};
+    const core::PointerMarker command{type, pointers};
     return finish_enqueue(core::submit(*target.queue, command, target.wait_list, blocking),
                           blocking, event);
 }

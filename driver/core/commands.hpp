@@ -262,9 +262,10 @@ struct PointerMigrate {
 // clEnqueueMemAdviseINTEL, clEnqueueSVMMigrateMem, clEnqueueSVMMap and
 // clEnqueueSVMUnmap (fine-grained SVM is host memory: nothing to do), the
 // SVM free command's wait: commands on pointers with no work.
+// The pointers are only read while the command is submitted.
 struct PointerMarker {
     cl_command_type kind = 0;
-    std::vector<const void*> memory;
+    std::span<const void* const> memory;
 
     cl_command_type type() const { return kind; }
     std::span<const void* const> pointers() const { return memory; }
