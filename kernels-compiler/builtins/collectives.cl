@@ -5,7 +5,11 @@
 // on int (0 or 1 whatever the operands' values).
 //
 // A work-group runs on one thread, its work-items in loops between
-// barriers. Each function is three steps around two barriers:
+// barriers. A reduction is two steps around a barrier: every work-item
+// passes its value to __kc_wg_accumulate_<op>_<type>, which the compiler
+// turns into a value the work-item loops carry (Passes/Accumulation.cpp),
+// the result in slot n; then every work-item reads slot n. Scans and
+// broadcasts are three steps around two barriers:
 //   1. every work-item stores its value in its slot of the scratch area
 //      (a store per work-item: the work-item loop vectorizes it);
 //   2. work-item 0 (__kc_first_work_item(): run once, no loop over the
@@ -17,7 +21,8 @@
 // Slots are 8 bytes whatever the type, so step 3 of one call and step 1 of
 // the next (in the same sub-CFG: no barrier between them) touch different
 // bytes: the reads are of slot n or the reader's own slot, the writes of
-// the writer's own slot. No trailing barrier is needed, and no atomics.
+// the writer's own slot, or of slot n once every work-item has passed (a
+// reduction's result). No trailing barrier is needed, and no atomics.
 // A value sits in the low bytes of its slot, and every access moves the
 // whole 8 bytes (the rest zero): the work-item loops then store and load
 // slots with contiguous vector moves (4 bytes at an 8-byte stride would be
@@ -37,32 +42,21 @@ static size_t wg_size(void) {
   return get_local_size(0) * get_local_size(1) * get_local_size(2);
 }
 
-// wg_put_T(s, i, x) stores x in slot i, wg_get_T(s, i) reads slot i.
-#define WG_SLOT_ACCESS(T)                                                      \
+// wg_put_T(s, i, x) stores x in slot i, wg_get_T(s, i) reads slot i: the
+// whole 8 bytes, through U, the unsigned type of T's size (a 4-byte load
+// at an 8-byte stride would become a gather in the work-item loops).
+#define WG_SLOT_ACCESS(T, U)                                                   \
   static void wg_put_##T(__local ulong *s, size_t i, T x) {                    \
-    union {                                                                    \
-      T v;                                                                     \
-      ulong u;                                                                 \
-    } w;                                                                       \
-    w.u = 0;                                                                   \
-    w.v = x;                                                                   \
-    s[i] = w.u;                                                                \
+    s[i] = (ulong)as_##U(x);                                                   \
   }                                                                            \
-  static T wg_get_##T(__local ulong *s, size_t i) {                            \
-    union {                                                                    \
-      T v;                                                                     \
-      ulong u;                                                                 \
-    } w;                                                                       \
-    w.u = s[i];                                                                \
-    return w.v;                                                                \
-  }
-WG_SLOT_ACCESS(int)
-WG_SLOT_ACCESS(uint)
-WG_SLOT_ACCESS(long)
-WG_SLOT_ACCESS(ulong)
-WG_SLOT_ACCESS(float)
-WG_SLOT_ACCESS(double)
-WG_SLOT_ACCESS(half)
+  static T wg_get_##T(__local ulong *s, size_t i) { return as_##T((U)s[i]); }
+WG_SLOT_ACCESS(int, uint)
+WG_SLOT_ACCESS(uint, uint)
+WG_SLOT_ACCESS(long, ulong)
+WG_SLOT_ACCESS(ulong, ulong)
+WG_SLOT_ACCESS(float, uint)
+WG_SLOT_ACCESS(double, ulong)
+WG_SLOT_ACCESS(half, ushort)
 
 #define WG_GET(T, S, I) wg_get_##T(S, I)
 #define WG_PUT(T, S, I, X) wg_put_##T(S, I, X)
@@ -71,18 +65,123 @@ WG_SLOT_ACCESS(half)
 #define WG_MIN(a, b) ((b) < (a) ? (b) : (a))
 #define WG_MAX(a, b) ((b) > (a) ? (b) : (a))
 
+// Step 2 of a scan: slots 0 .. n-1 replaced by the inclusive (INCL 1) or
+// exclusive (INCL 0) scan of their values, CARRY the value of the slots
+// before FIRST.
+#define WG_SCAN_SCALAR(T, S, FIRST, N, CARRY, OP, INCL)                        \
+  for (size_t i = FIRST; i < N; ++i) {                                         \
+    T v = WG_GET(T, S, i);                                                     \
+    T next = OP(CARRY, v);                                                     \
+    WG_PUT(T, S, i, INCL ? next : CARRY);                                      \
+    CARRY = next;                                                              \
+  }
+
+// Eight slots at a time, where the type has 8-lane vectors of the slot's
+// width or half of it: each block's own scan in three shifted steps, then
+// the carry of the blocks before (a chain of one operation per block
+// instead of one per slot; the order of floating-point operations is the
+// implementation's, OpenCL C 6.15.16); the last slots one by one.
+#define WG_SCAN_VECTOR(T, S, N, OP, IDENTITY, INCL)                            \
+  do {                                                                         \
+    const T##8 identity8 = (T##8)(IDENTITY);                                   \
+    /* The carry in every lane: the chain from block to block stays in */      \
+    /* vector registers (a permute and an operation). */                       \
+    T##8 before = identity8;                                                   \
+    size_t first = 0;                                                          \
+    for (; first + 8 <= N; first += 8) {                                       \
+      T##8 v = wg_get8_##T(S, first);                                          \
+      v = OP(v, __builtin_shufflevector(identity8, v, 0, 8, 9, 10, 11, 12, 13, \
+                                        14));                                  \
+      v = OP(v, __builtin_shufflevector(identity8, v, 0, 1, 8, 9, 10, 11, 12,  \
+                                        13));                                  \
+      v = OP(v, __builtin_shufflevector(identity8, v, 0, 1, 2, 3, 8, 9, 10,    \
+                                        11));                                  \
+      T##8 inclusive = OP(before, v);                                          \
+      wg_put8_##T(S, first,                                                    \
+                  INCL ? inclusive                                             \
+                       : __builtin_shufflevector(before, inclusive, 0, 8, 9,   \
+                                                 10, 11, 12, 13, 14));         \
+      before = __builtin_shufflevector(inclusive, inclusive, 7, 7, 7, 7, 7, 7, \
+                                       7, 7);                                  \
+    }                                                                          \
+    T carry = before.s0;                                                       \
+    WG_SCAN_SCALAR(T, S, first, N, carry, OP, INCL)                            \
+  } while (0)
+
+#define WG_SCAN_ONE_BY_ONE(T, S, N, OP, IDENTITY, INCL)                        \
+  do {                                                                         \
+    T carry = IDENTITY;                                                        \
+    WG_SCAN_SCALAR(T, S, 0, N, carry, OP, INCL)                                \
+  } while (0)
+
+// Eight slots as a vector: of a 4-byte type the low halves, of an 8-byte
+// one the whole slots; stored back with the high halves zero.
+#define WG_SLOTS8_NARROW(T)                                                    \
+  static T##8 wg_get8_##T(__local ulong *s, size_t i) {                        \
+    T##16 w = as_##T##16(vload8(0, s + i));                                    \
+    return __builtin_shufflevector(w, w, 0, 2, 4, 6, 8, 10, 12, 14);           \
+  }                                                                            \
+  static void wg_put8_##T(__local ulong *s, size_t i, T##8 v) {                \
+    T##16 w = __builtin_shufflevector(v, (T##8)(0), 0, 8, 1, 9, 2, 10, 3, 11,  \
+                                      4, 12, 5, 13, 6, 14, 7, 15);             \
+    vstore8(as_ulong8(w), 0, s + i);                                           \
+  }
+#define WG_SLOTS8_WIDE(T)                                                      \
+  static T##8 wg_get8_##T(__local ulong *s, size_t i) {                        \
+    return as_##T##8(vload8(0, s + i));                                        \
+  }                                                                            \
+  static void wg_put8_##T(__local ulong *s, size_t i, T##8 v) {                \
+    vstore8(as_ulong8(v), 0, s + i);                                           \
+  }
+WG_SLOTS8_NARROW(int)
+WG_SLOTS8_NARROW(uint)
+WG_SLOTS8_NARROW(float)
+WG_SLOTS8_WIDE(long)
+WG_SLOTS8_WIDE(ulong)
+WG_SLOTS8_WIDE(double)
+
+// The pass of the types with vectors is a function of its own that stays
+// a call (InlineIntoKernels leaves __kc_outline_ functions alone): inlined,
+// its vectors would be split into scalars with the kernel's
+// (ScalarizeVectorTypes). It runs once per group.
+#define WG_SCAN_OUTLINE(T, NAME, OP, IDENTITY)                                 \
+  __attribute__((noinline)) void __kc_outline_scan_##NAME##_##T(              \
+      __local ulong *s, size_t n, int inclusive) {                             \
+    if (inclusive)                                                             \
+      WG_SCAN_VECTOR(T, s, n, OP, IDENTITY, 1);                                \
+    else                                                                       \
+      WG_SCAN_VECTOR(T, s, n, OP, IDENTITY, 0);                                \
+  }
+#define WG_SCAN_PASS_VECTOR(T, NAME, S, N, OP, IDENTITY, INCL)                 \
+  __kc_outline_scan_##NAME##_##T(S, N, INCL)
+#define WG_SCAN_PASS_int WG_SCAN_PASS_VECTOR
+#define WG_SCAN_PASS_uint WG_SCAN_PASS_VECTOR
+#define WG_SCAN_PASS_long WG_SCAN_PASS_VECTOR
+#define WG_SCAN_PASS_ulong WG_SCAN_PASS_VECTOR
+#define WG_SCAN_PASS_float WG_SCAN_PASS_VECTOR
+#define WG_SCAN_PASS_double WG_SCAN_PASS_VECTOR
+#define WG_SCAN_PASS_half(T, NAME, ...) WG_SCAN_ONE_BY_ONE(T, __VA_ARGS__)
+#define WG_SCAN_OUTLINE_half(...)
+#define WG_SCAN_OUTLINE_int WG_SCAN_OUTLINE
+#define WG_SCAN_OUTLINE_uint WG_SCAN_OUTLINE
+#define WG_SCAN_OUTLINE_long WG_SCAN_OUTLINE
+#define WG_SCAN_OUTLINE_ulong WG_SCAN_OUTLINE
+#define WG_SCAN_OUTLINE_float WG_SCAN_OUTLINE
+#define WG_SCAN_OUTLINE_double WG_SCAN_OUTLINE
+
+// x of every work-item combined with NAME (add, mul, min, max, and, or,
+// xor) into the low bytes of *slot, in any order, by the time every
+// work-item has passed: Passes/Accumulation.h.
+#define WG_ACCUMULATE(T, NAME)                                                 \
+  void __kc_wg_accumulate_##NAME##_##T(__local ulong *slot, T x);
+
 #define WG_REDUCE_SCAN(T, NAME, OP, IDENTITY)                                  \
+  WG_ACCUMULATE(T, NAME)                                                       \
+  WG_SCAN_OUTLINE_##T(T, NAME, OP, IDENTITY)                                   \
   OVERLOAD T work_group_reduce_##NAME(T x) {                                   \
     __local ulong *s = __kc_work_group_scratch();                              \
-    size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_PUT(T, s, lid, x);                                                      \
-    barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (__kc_first_work_item()) {                                              \
-      T r = WG_GET(T, s, 0);                                                   \
-      for (size_t i = 1; i < n; ++i)                                           \
-        r = OP(r, WG_GET(T, s, i));                                            \
-      WG_PUT(T, s, n, r);                                                      \
-    }                                                                          \
+    size_t n = wg_size();                                                      \
+    __kc_wg_accumulate_##NAME##_##T(s + n, x);                                 \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(T, s, n);                                                    \
   }                                                                            \
@@ -91,13 +190,8 @@ WG_SLOT_ACCESS(half)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (__kc_first_work_item()) {                                              \
-      T r = WG_GET(T, s, 0);                                                   \
-      for (size_t i = 1; i < n; ++i) {                                         \
-        r = OP(r, WG_GET(T, s, i));                                            \
-        WG_PUT(T, s, i, r);                                                    \
-      }                                                                        \
-    }                                                                          \
+    if (__kc_first_work_item())                                                \
+      WG_SCAN_PASS_##T(T, NAME, s, n, OP, IDENTITY, 1);                                 \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(T, s, lid);                                                  \
   }                                                                            \
@@ -106,14 +200,8 @@ WG_SLOT_ACCESS(half)
     size_t lid = get_local_linear_id(), n = wg_size();                         \
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (__kc_first_work_item()) {                                              \
-      T r = IDENTITY;                                                          \
-      for (size_t i = 0; i < n; ++i) {                                         \
-        T v = WG_GET(T, s, i);                                                 \
-        WG_PUT(T, s, i, r);                                                    \
-        r = OP(r, v);                                                          \
-      }                                                                        \
-    }                                                                          \
+    if (__kc_first_work_item())                                                \
+      WG_SCAN_PASS_##T(T, NAME, s, n, OP, IDENTITY, 0);                                 \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(T, s, lid);                                                  \
   }
@@ -188,17 +276,10 @@ WG_TYPE(half, -(half)INFINITY, (half)INFINITY)
 #define WG_PREDICATE(NAME, OP)                                                 \
   OVERLOAD int work_group_##NAME(int predicate) {                              \
     __local ulong *s = __kc_work_group_scratch();                              \
-    size_t lid = get_local_linear_id(), n = wg_size();                         \
-    WG_PUT(int, s, lid, predicate != 0);                                       \
-    barrier(CLK_LOCAL_MEM_FENCE);                                              \
-    if (__kc_first_work_item()) {                                              \
-      int r = WG_GET(int, s, 0);                                               \
-      for (size_t i = 1; i < n; ++i)                                           \
-        r = OP(r, WG_GET(int, s, i));                                          \
-      WG_PUT(int, s, n, r);                                                    \
-    }                                                                          \
+    size_t n = wg_size();                                                      \
+    __kc_wg_accumulate_##OP##_int(s + n, predicate != 0);                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(int, s, n);                                                  \
   }
-WG_PREDICATE(all, WG_AND)
-WG_PREDICATE(any, WG_OR)
+WG_PREDICATE(all, and)
+WG_PREDICATE(any, or)

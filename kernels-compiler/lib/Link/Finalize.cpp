@@ -20,14 +20,15 @@ namespace {
 
 // The code must not depend on the CPU it was compiled on (the binary is
 // portable; createNativeProgram adds the host's), and every function must be
-// inlinable into the kernels.
+// inlinable into the kernels but the library's out-of-line ones.
 void prepareFunctions(llvm::Module &M) {
   for (llvm::Function &F : M) {
     F.removeFnAttr("target-cpu");
     F.removeFnAttr("target-features");
     F.removeFnAttr("tune-cpu");
     F.removeFnAttr(llvm::Attribute::OptimizeNone);
-    F.removeFnAttr(llvm::Attribute::NoInline);
+    if (!F.getName().starts_with(OutOfLinePrefix))
+      F.removeFnAttr(llvm::Attribute::NoInline);
   }
 }
 

@@ -3,11 +3,13 @@
 // The work-item loops must see the whole kernel: its local ids become loop
 // variables and its barriers become sub-CFG boundaries only when nothing is
 // left behind a call. OpenCL C forbids recursion; a recursive function that
-// slips through (a Clang extension) is left as a call.
+// slips through (a Clang extension) is left as a call, and so are the
+// library's __kc_outline_ functions.
 //
 //===----------------------------------------------------------------------===//
 #include "Metadata/KernelMetadata.h"
 #include "Passes/Passes.h"
+#include "Passes/WorkGroupABI.h"
 
 #include <llvm/ADT/SCCIterator.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -40,6 +42,7 @@ bool shouldInline(const llvm::CallBase &Call,
   const llvm::Function *Callee = Call.getCalledFunction();
   return Callee && !Callee->isDeclaration() && !Callee->isIntrinsic() &&
          !Skip.contains(Callee) &&
+         !Callee->getName().starts_with(OutOfLinePrefix) &&
          Call.getFunctionType() == Callee->getFunctionType();
 }
 

@@ -121,6 +121,7 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
   }
   Nest.InnerHeader = Headers[Levels - 1];
   Nest.Latch = Latches[Levels - 1];
+  Nest.OuterLatch = Latches[0];
   return Nest;
 }
 

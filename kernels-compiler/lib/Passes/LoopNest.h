@@ -31,6 +31,8 @@ struct LoopNest {
   llvm::BasicBlock *Preheader = nullptr;
   llvm::BasicBlock *InnerHeader = nullptr;
   llvm::BasicBlock *Latch = nullptr;
+  // The outermost loop's latch, whose branch leaves the nest.
+  llvm::BasicBlock *OuterLatch = nullptr;
   std::array<llvm::Value *, 3> Ids{};
   llvm::Value *LinearId =
       nullptr; // (z * size_y + y) * size_x + x, in InnerHeader

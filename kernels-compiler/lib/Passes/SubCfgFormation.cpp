@@ -57,6 +57,8 @@
 //===----------------------------------------------------------------------===//
 #include "Passes/SubCfgFormation.h"
 
+#include "Passes/Accumulation.h"
+
 namespace kc {
 namespace subcfg {
 
@@ -236,6 +238,7 @@ void SubCfgFormation::run() {
     B.CreateStore(B.getInt64(0), Leader);
   }
 
+  numberAccumulations(F);
   // Private allocas first: the slots for uniform values are allocas too.
   arrayifyPrivateAllocas();
   demoteCrossingValues();

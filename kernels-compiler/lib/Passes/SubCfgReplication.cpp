@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Passes/SubCfgFormation.h"
 
+#include "Passes/Accumulation.h"
+
 namespace kc::subcfg {
 
 // One sub-CFG in its work-item loop nest, for a pass of the given kind;
@@ -165,6 +167,11 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
       if (I.hasMetadata(UniformReloadMD))
         I.moveBefore(Nest.Preheader->getTerminator());
   replaceLocalIdPlaceholders(Clones, Nest, SliceStart);
+  // Work-group reductions as values the loops carry, where this pass is
+  // the group's only one through the sub-CFG (the others:
+  // WorkItemLoopsPass).
+  if (Kind == PassKind::All && !NextOf && !SliceSizes[0] && !Shape.Once)
+    lowerAccumulationsInNest(Clones, Nest);
   llvm::SmallVector<llvm::BasicBlock *, 16> LoopBlocks(Clones);
   for (auto &Entry : ToBarrier)
     LoopBlocks.push_back(Entry.second);

@@ -73,6 +73,12 @@ inline constexpr llvm::StringRef SubGroupLoopsAttr = "kc-sub-group-loops";
 inline constexpr llvm::StringRef FirstWorkItemPlaceholder =
     "__kc_first_work_item";
 
+// Library functions that stay calls (InlineIntoKernels, and noinline
+// through the pipelines): they use no work-item function or barrier, and
+// inlined, their vector code would be split into scalars with the kernel's
+// (builtins/collectives.cl's scan passes).
+inline constexpr llvm::StringLiteral OutOfLinePrefix = "__kc_outline_";
+
 // Program-scope variables of at least LargeGlobalThreshold bytes live outside
 // the JIT's image (LargeGlobalsPass): an external declaration
 // __kc_gvar.<size>.<init size>.<name> whose storage the JIT allocates, and,

@@ -8,6 +8,7 @@
 // LLVM vectorizes across work-items.
 //
 //===----------------------------------------------------------------------===//
+#include "Passes/Accumulation.h"
 #include "Passes/LoopNest.h"
 #include "Passes/Passes.h"
 #include "Passes/WorkGroupABI.h"
@@ -28,8 +29,10 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
     // Sub-CFGs have their nests: what is left of the sub-group ids is
     // outside them.
     replaceSubGroupPlaceholders(F);
-    return llvm::PreservedAnalyses::all();
+    lowerRemainingAccumulations(F);
+    return llvm::PreservedAnalyses::none();
   }
+  numberAccumulations(F);
   llvm::BasicBlock *Entry = &F.getEntryBlock();
   llvm::BasicBlock *Body = bodyEntry(F);
   llvm::BasicBlock *Exit = exitBlock(F);
@@ -90,6 +93,7 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
     llvm::BranchInst::Create(SubGroupPreheader, Nest.Preheader, Fits, Entry);
     Term->eraseFromParent();
   }
+  lowerRemainingAccumulations(F);
   F.addFnAttr("kc-work-item-loops");
   return llvm::PreservedAnalyses::none();
 }
