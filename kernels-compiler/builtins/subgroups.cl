@@ -134,26 +134,66 @@ OVERLOAD uint get_enqueued_num_sub_groups(void) {
   if (SG_W > (Half))                                                           \
     for (uint i = 0; i < (Half); ++i)                                          \
       V[i] = Op(V[i], V[i + (Half)]);
-#define SG_REDUCE(T, x, Id, Op)                                                \
+#define SG_TREE(Op, V)                                                         \
+  SG_TREE_LEVEL(Op, V, 32)                                                     \
+  SG_TREE_LEVEL(Op, V, 16)                                                     \
+  SG_TREE_LEVEL(Op, V, 8)                                                      \
+  SG_TREE_LEVEL(Op, V, 4)                                                      \
+  SG_TREE_LEVEL(Op, V, 2)                                                      \
+  SG_TREE_LEVEL(Op, V, 1)
+// A whole sub-group (all but maybe a group's last): the same tree on
+// vectors, a level one operation on the halves of the one before, in a
+// function that stays a call (InlineIntoKernels leaves __kc_outline_
+// functions alone; inlined, its vectors would be split into scalars with
+// the kernel's). The work-item loops call it once per sub-group.
+#define SG_HALVES(T, Op, V, H) T##H V##H = Op(V.lo, V.hi);
+#define SG_REDUCE_OUTLINE(T, Name, Op)                                         \
+  __attribute__((noinline)) T __kc_outline_sg_reduce_##Name##_##T(             \
+      const __private T *S, uint W) {                                          \
+    T##16 v16;                                                                 \
+    if (W == 4) {                                                              \
+      T##4 v4 = vload4(0, S);                                                  \
+      SG_HALVES(T, Op, v4, 2)                                                  \
+      return Op(v42.x, v42.y);                                                 \
+    }                                                                          \
+    if (W == 8) {                                                              \
+      T##8 v8 = vload8(0, S);                                                  \
+      SG_HALVES(T, Op, v8, 4)                                                  \
+      SG_HALVES(T, Op, v84, 2)                                                 \
+      return Op(v842.x, v842.y);                                               \
+    }                                                                          \
+    if (W == 16) {                                                             \
+      v16 = vload16(0, S);                                                     \
+    } else if (W == 32) {                                                      \
+      v16 = Op(vload16(0, S), vload16(1, S));                                  \
+    } else {                                                                   \
+      T##16 a = Op(vload16(0, S), vload16(2, S));                              \
+      T##16 b = Op(vload16(1, S), vload16(3, S));                              \
+      v16 = Op(a, b);                                                          \
+    }                                                                          \
+    SG_HALVES(T, Op, v16, 8)                                                   \
+    SG_HALVES(T, Op, v168, 4)                                                  \
+    SG_HALVES(T, Op, v1684, 2)                                                 \
+    return Op(v16842.x, v16842.y);                                             \
+  }
+#define SG_REDUCE(T, Name, x, Id, Op)                                          \
   {                                                                            \
     __private T *S = SG_SLOTS(x);                                              \
     uint N = get_sub_group_size();                                             \
+    if (N == SG_W)                                                             \
+      return __kc_outline_sg_reduce_##Name##_##T(S, SG_W);                     \
     T V[64];                                                                   \
     for (uint i = 0; i < SG_W; ++i) {                                          \
       T Slot = S[i];                                                           \
       V[i] = i < N ? Slot : (T)(Id);                                           \
     }                                                                          \
-    SG_TREE_LEVEL(Op, V, 32)                                                   \
-    SG_TREE_LEVEL(Op, V, 16)                                                   \
-    SG_TREE_LEVEL(Op, V, 8)                                                    \
-    SG_TREE_LEVEL(Op, V, 4)                                                    \
-    SG_TREE_LEVEL(Op, V, 2)                                                    \
-    SG_TREE_LEVEL(Op, V, 1)                                                    \
+    SG_TREE(Op, V)                                                             \
     return V[0];                                                               \
   }
 
 #define SG_FOLD_OP(T, Name, Id, Op)                                            \
-  OVERLOAD T sub_group_reduce_##Name(T x) SG_REDUCE(T, x, Id, Op)              \
+  SG_REDUCE_OUTLINE(T, Name, Op)                                               \
+  OVERLOAD T sub_group_reduce_##Name(T x) SG_REDUCE(T, Name, x, Id, Op)        \
   OVERLOAD T sub_group_scan_inclusive_##Name(T x)                              \
       SG_FOLD(T, x, Id, Op, i <= L)                                            \
   OVERLOAD T sub_group_scan_exclusive_##Name(T x)                              \
