@@ -7,8 +7,11 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
+
+#include <optional>
 
 namespace kc {
 
@@ -45,7 +48,8 @@ llvm::MDNode *noRuntimeUnroll(llvm::LLVMContext &C) {
 LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::BasicBlock *Exit,
                        llvm::ArrayRef<llvm::Value *> LocalSizes,
-                       llvm::StringRef Name, unsigned SubGroupWidth) {
+                       llvm::StringRef Name, unsigned SubGroupWidth,
+                       bool PartialSubGroups) {
   // Loop levels from the outermost: z, y, then x, or x0 and x1 (the x
   // loop cut into sub-groups).
   static constexpr const char *FlatNames[3] = {"z", "y", "x"};
@@ -57,7 +61,6 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
   Nest.Preheader = llvm::BasicBlock::Create(C, Name + ".preheader", &WG, Body);
   std::array<llvm::BasicBlock *, 4> Headers{};
   std::array<llvm::BasicBlock *, 4> Latches{};
-  std::array<llvm::PHINode *, 4> Ivs{};
   for (unsigned L = 0; L < Levels; ++L)
     Headers[L] = llvm::BasicBlock::Create(
         C, Name + "." + LevelNames[L] + ".header", &WG, Body);
@@ -66,11 +69,17 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
         C, Name + "." + LevelNames[L] + ".latch", &WG, Exit);
 
   // Level L's bound and step: z, y and x over the local sizes; with
-  // sub-groups, x0 steps by W and x1 runs W times.
-  auto Bound = [&](unsigned L) -> llvm::Value * {
-    if (L == 3)
-      return llvm::ConstantInt::get(llvm::Type::getInt64Ty(C), SubGroupWidth);
-    return LocalSizes[2 - L];
+  // sub-groups, x0 steps by W and x1 runs W times (or what is left of the
+  // row), in the latch B builds.
+  std::array<llvm::PHINode *, 4> Ivs{};
+  auto Bound = [&](unsigned L, llvm::IRBuilder<> &B) -> llvm::Value * {
+    if (L != 3)
+      return LocalSizes[2 - L];
+    llvm::Value *Width = B.getInt64(SubGroupWidth);
+    if (!PartialSubGroups)
+      return Width;
+    return B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Width,
+                                   B.CreateSub(LocalSizes[0], Ivs[2]));
   };
   auto Step = [&](unsigned L) -> uint64_t {
     return L == 2 && SubGroupWidth ? SubGroupWidth : 1;
@@ -109,7 +118,7 @@ LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
     llvm::Value *Next =
         B.CreateAdd(Ivs[L], B.getInt64(Step(L)), "", /*HasNUW=*/true);
     Ivs[L]->addIncoming(Next, Latches[L]);
-    llvm::Value *More = B.CreateICmpULT(Next, Bound(L));
+    llvm::Value *More = B.CreateICmpULT(Next, Bound(L, B));
     llvm::BranchInst *Br =
         B.CreateCondBr(More, Headers[L], L == 0 ? Exit : Latches[L - 1]);
     // Only the innermost loop is a work-item loop (markWorkItemLoop gives
@@ -167,20 +176,41 @@ unsigned subGroupLoopWidth(const llvm::Function &WG) {
   return Width;
 }
 
-llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
-                              unsigned W) {
-  llvm::IRBuilder<> B(WG.getEntryBlock().getTerminator());
-  // A kernel with a reqd_work_group_size knows.
+namespace {
+
+// The kernel's reqd_work_group_size, if it has one.
+std::optional<std::array<uint64_t, 3>> requiredSize(const llvm::Function &WG) {
   const llvm::Function *Kernel = kernelOf(WG);
   const llvm::MDNode *Reqd =
       Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
-  if (Reqd && Reqd->getNumOperands() == 3)
-    if (auto *X =
-            llvm::mdconst::dyn_extract<llvm::ConstantInt>(Reqd->getOperand(0));
-        X && !X->isZero())
-      return B.getInt1(X->getZExtValue() % W == 0);
-  return B.CreateICmpEQ(B.CreateURem(LocalSizeX, B.getInt64(W)), B.getInt64(0),
-                        "sub_groups.fit_rows");
+  if (!Reqd || Reqd->getNumOperands() != 3)
+    return std::nullopt;
+  std::array<uint64_t, 3> Size{};
+  for (unsigned D = 0; D < 3; ++D) {
+    auto *N =
+        llvm::mdconst::dyn_extract<llvm::ConstantInt>(Reqd->getOperand(D));
+    if (!N || N->isZero())
+      return std::nullopt;
+    Size[D] = N->getZExtValue();
+  }
+  return Size;
+}
+
+} // namespace
+
+SubGroupRows subGroupRows(llvm::Function &WG,
+                          llvm::ArrayRef<llvm::Value *> LocalSizes,
+                          unsigned W) {
+  llvm::IRBuilder<> B(WG.getEntryBlock().getTerminator());
+  if (std::optional<std::array<uint64_t, 3>> Size = requiredSize(WG))
+    return {B.getInt1((*Size)[0] % W == 0),
+            B.getInt1((*Size)[1] == 1 && (*Size)[2] == 1)};
+  llvm::Value *One = B.getInt64(1);
+  return {B.CreateICmpEQ(B.CreateURem(LocalSizes[0], B.getInt64(W)),
+                         B.getInt64(0), "sub_groups.exact_rows"),
+          B.CreateAnd(B.CreateICmpEQ(LocalSizes[1], One),
+                      B.CreateICmpEQ(LocalSizes[2], One),
+                      "sub_groups.one_row")};
 }
 
 void replaceSubGroupPlaceholders(llvm::Function &WG) {

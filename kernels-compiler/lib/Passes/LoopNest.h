@@ -22,11 +22,13 @@ namespace kc {
 // Body blocks branch to Latch when a work-item is done. Every local size is
 // at least 1, so the loops test at the bottom.
 //
-// With a sub-group width W (SubGroupWidth, only where size_x is a multiple
-// of W), the x loop is two: sub-groups (x0 = 0, W, 2W, ...) around their W
-// work-items (x1 = 0 .. W-1), x = x0 + x1; the inner loop is the one
-// vectorized, and the sub-group's values (its start, SubGroupBase) do not
-// change in it.
+// With a sub-group width W (SubGroupWidth, only where no sub-group spans
+// two rows: size_x a multiple of W, or a single row), the x loop is two:
+// sub-groups (x0 = 0, W, 2W, ...) around their W work-items (x1 = 0 ..
+// W-1; with PartialSubGroups, fewer in a single row's last sub-group:
+// min(W, size_x - x0)), x = x0 + x1; the inner loop is the one vectorized,
+// and the sub-group's values (its start, SubGroupBase) do not change in
+// it.
 struct LoopNest {
   llvm::BasicBlock *Preheader = nullptr;
   llvm::BasicBlock *InnerHeader = nullptr;
@@ -45,7 +47,8 @@ struct LoopNest {
 LoopNest buildLoopNest(llvm::Function &WG, llvm::BasicBlock *Body,
                        llvm::BasicBlock *Exit,
                        llvm::ArrayRef<llvm::Value *> LocalSizes,
-                       llvm::StringRef Name, unsigned SubGroupWidth = 0);
+                       llvm::StringRef Name, unsigned SubGroupWidth = 0,
+                       bool PartialSubGroups = false);
 
 // Replaces the local id placeholder calls in Blocks with the nest's
 // induction variables (plus Offsets, where given) and linear id, the
@@ -61,11 +64,17 @@ void replaceLocalIdPlaceholders(
 // sub-group ids); 0 without one.
 unsigned subGroupLoopWidth(const llvm::Function &WG);
 
-// Whether size_x (LocalSizeX, in the entry block) is a multiple of W: the
-// branch between a nest with sub-group loops and one without, inserted
-// before the entry block's terminator.
-llvm::Value *subGroupsFitRows(llvm::Function &WG, llvm::Value *LocalSizeX,
-                              unsigned W);
+// Where sub-groups of W work-items fit the rows of the group, so nests
+// with sub-group loops may run it: Exact when size_x is a multiple of W,
+// OneRow when the group is a single row (size_y and size_z 1; its last
+// sub-group may be partial). i1 values before the entry block's
+// terminator (LocalSizes there), constants with a reqd_work_group_size.
+struct SubGroupRows {
+  llvm::Value *Exact = nullptr;
+  llvm::Value *OneRow = nullptr;
+};
+SubGroupRows subGroupRows(llvm::Function &WG,
+                          llvm::ArrayRef<llvm::Value *> LocalSizes, unsigned W);
 
 // Replaces the sub-group placeholders left anywhere in WG with their
 // operand, __kc_first_work_item with 1 (code outside any nest).

@@ -130,6 +130,7 @@ private:
   struct NestShape {
     unsigned SubGroupWidth = 0;
     bool Once = false;
+    bool PartialSubGroups = false; // a single row's last may be partial
   };
   llvm::BasicBlock *cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                     llvm::ArrayRef<llvm::Value *> Sizes,

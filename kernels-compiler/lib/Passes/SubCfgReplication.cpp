@@ -13,9 +13,10 @@
 namespace kc::subcfg {
 
 // One sub-CFG in its work-item loop nest, for a pass of the given kind;
-// returns the block that starts it. A function with sub-group ids gets two
-// nests, one with a loop per sub-group (LoopNest.h) where size_x is a
-// multiple of the sub-group size, the usual one elsewhere (not in slices:
+// returns the block that starts it. A function with sub-group ids gets
+// three nests, two with a loop per sub-group (LoopNest.h: where size_x is
+// a multiple of the sub-group size, and where the group is one row whose
+// last sub-group may be partial), the usual one elsewhere (not in slices:
 // a slice's ids start inside the group).
 llvm::BasicBlock *
 SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
@@ -24,18 +25,31 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
   if (Kind == PassKind::All && firstWorkItemOnly(S))
     return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {0, /*Once=*/true});
   unsigned W = SliceSizes[0] ? 0 : subGroupLoopWidth(F);
-  llvm::Value *Fits = W ? subGroupsFitRows(F, Sizes[0], W) : nullptr;
-  if (auto *Known = llvm::dyn_cast_or_null<llvm::ConstantInt>(Fits))
-    return cloneSubCfgNest(S, Dispatch, Sizes, Kind,
-                           {Known->isOne() ? W : 0, false});
-  llvm::BasicBlock *Flat = cloneSubCfgNest(S, Dispatch, Sizes, Kind, {});
   if (!W)
-    return Flat;
-  llvm::BasicBlock *Rows =
-      cloneSubCfgNest(S, Dispatch, Sizes, Kind, {W, false});
-  auto *Choose = llvm::BasicBlock::Create(
-      C, "sub_groups.s" + std::to_string(S.Id), &F, Rows);
-  llvm::BranchInst::Create(Rows, Flat, Fits, Choose);
+    return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {});
+  // Sub-group loops where sub-groups fit the rows: whole sub-groups (the
+  // inner loop's trip count a constant), or one row whose last sub-group
+  // may be partial; a nest without them elsewhere.
+  SubGroupRows Rows = subGroupRows(F, Sizes, W);
+  auto *Exact = llvm::dyn_cast<llvm::ConstantInt>(Rows.Exact);
+  auto *OneRow = llvm::dyn_cast<llvm::ConstantInt>(Rows.OneRow);
+  if (Exact && OneRow) {
+    if (Exact->isOne())
+      return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {W, false, false});
+    return cloneSubCfgNest(S, Dispatch, Sizes, Kind,
+                           OneRow->isOne() ? NestShape{W, false, true}
+                                           : NestShape{});
+  }
+  llvm::BasicBlock *Flat = cloneSubCfgNest(S, Dispatch, Sizes, Kind, {});
+  llvm::BasicBlock *Whole =
+      cloneSubCfgNest(S, Dispatch, Sizes, Kind, {W, false, false});
+  llvm::BasicBlock *Partial =
+      cloneSubCfgNest(S, Dispatch, Sizes, Kind, {W, false, true});
+  const std::string Name = "sub_groups.s" + std::to_string(S.Id);
+  auto *Choose = llvm::BasicBlock::Create(C, Name, &F, Whole);
+  auto *ChooseRow = llvm::BasicBlock::Create(C, Name + ".row", &F, Partial);
+  llvm::BranchInst::Create(Whole, ChooseRow, Rows.Exact, Choose);
+  llvm::BranchInst::Create(Partial, Flat, Rows.OneRow, ChooseRow);
   return Choose;
 }
 
@@ -82,7 +96,8 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
                        (Kind == PassKind::Waiting  ? "w"
                         : Kind == PassKind::ToExit ? "x"
                                                    : "") +
-                       (SubGroupWidth ? "g" : "");
+                       (SubGroupWidth ? "g" : "") +
+                       (Shape.PartialSubGroups ? "p" : "");
   for (llvm::BasicBlock *BB : S.Blocks) {
     llvm::BasicBlock *Clone = llvm::CloneBasicBlock(BB, VMap, Suffix, &F);
     VMap[BB] = Clone;
@@ -104,7 +119,7 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
     Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
                          "subcfg" + std::to_string(S.Id) +
                              (SubGroupWidth ? ".sg" : ""),
-                         SubGroupWidth);
+                         SubGroupWidth, Shape.PartialSubGroups);
   }
 
   // Leaving for a barrier: record its id, next work-item. Run to exit:

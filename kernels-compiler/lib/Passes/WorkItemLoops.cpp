@@ -15,6 +15,7 @@
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
@@ -50,7 +51,16 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
   // reqd_work_group_size), else a copy of the body in one, chosen at run
   // time.
   const unsigned W = subGroupLoopWidth(F);
-  llvm::Value *Fits = W ? subGroupsFitRows(F, Sizes[0], W) : nullptr;
+  // (Both ways in one nest, the last sub-group of a row maybe partial.)
+  llvm::Value *Fits = nullptr;
+  bool Partial = false;
+  if (W) {
+    SubGroupRows Rows = subGroupRows(F, Sizes, W);
+    llvm::IRBuilder<> B(F.getEntryBlock().getTerminator());
+    Fits = B.CreateOr(Rows.Exact, Rows.OneRow);
+    auto *Exact = llvm::dyn_cast<llvm::ConstantInt>(Rows.Exact);
+    Partial = !Exact || !Exact->isOne();
+  }
   unsigned BodyWidth = 0;
   if (auto *Known = llvm::dyn_cast_or_null<llvm::ConstantInt>(Fits)) {
     BodyWidth = Known->isOne() ? W : 0;
@@ -66,7 +76,7 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
       Clones.push_back(Clone);
     }
     LoopNest SgNest = buildLoopNest(F, llvm::cast<llvm::BasicBlock>(VMap[Body]),
-                                    Exit, Sizes, "wi.sg", W);
+                                    Exit, Sizes, "wi.sg", W, Partial);
     VMap[Exit] = SgNest.Latch;
     for (llvm::BasicBlock *Clone : Clones)
       for (llvm::Instruction &I : *Clone)
@@ -79,7 +89,8 @@ WorkItemLoopsPass::run(llvm::Function &F, llvm::FunctionAnalysisManager &) {
     SubGroupPreheader = SgNest.Preheader;
   }
 
-  LoopNest Nest = buildLoopNest(F, Body, Exit, Sizes, "wi", BodyWidth);
+  LoopNest Nest = buildLoopNest(F, Body, Exit, Sizes, "wi", BodyWidth,
+                                BodyWidth && Partial);
   Entry->getTerminator()->replaceSuccessorWith(Body, Nest.Preheader);
   for (llvm::BasicBlock *BB : BodyBlocks)
     BB->getTerminator()->replaceSuccessorWith(Exit, Nest.Latch);

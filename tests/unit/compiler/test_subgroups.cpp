@@ -50,7 +50,45 @@ kc::HostTarget avx512Host() {
 struct VectorUse {
     unsigned Widest = 1;     // the widest vector of floats produced or stored
     unsigned VectorAdds = 0; // fadd instructions on vectors of floats
+    // The library's out-of-line reduction of whole sub-groups: calls of it
+    // in the work-group function, fadd instructions on vectors in it.
+    unsigned OutOfLineCalls = 0;
+    unsigned OutOfLineVectorAdds = 0;
 };
+
+constexpr llvm::StringLiteral OutOfLineReduce = "__kc_outline_sg_reduce_add_float";
+
+unsigned vectorAdds(const llvm::Function& F) {
+    unsigned Adds = 0;
+    for (const llvm::BasicBlock& BB : F)
+        for (const llvm::Instruction& I : BB)
+            Adds += I.getOpcode() == llvm::Instruction::FAdd && I.getType()->isVectorTy();
+    return Adds;
+}
+
+// Whether BB ends a loop the loop vectorizer made.
+bool isVectorLoopLatch(const llvm::BasicBlock& BB) {
+    const llvm::MDNode* Loop = BB.getTerminator()->getMetadata(llvm::LLVMContext::MD_loop);
+    if (!Loop)
+        return false;
+    for (const llvm::MDOperand& Op : Loop->operands())
+        if (const auto* Node = llvm::dyn_cast_or_null<llvm::MDNode>(Op.get()))
+            if (Node->getNumOperands() > 0)
+                if (const auto* Name = llvm::dyn_cast_or_null<llvm::MDString>(Node->getOperand(0)))
+                    if (Name->getString() == "llvm.loop.isvectorized")
+                        return true;
+    return false;
+}
+
+unsigned callsOf(const llvm::Function& F, llvm::StringRef Callee) {
+    unsigned Calls = 0;
+    for (const llvm::BasicBlock& BB : F)
+        for (const llvm::Instruction& I : BB)
+            if (const auto* Call = llvm::dyn_cast<llvm::CallInst>(&I))
+                if (const llvm::Function* Target = Call->getCalledFunction())
+                    Calls += Target->getName().starts_with(Callee);
+    return Calls;
+}
 
 // How the work-group function of the host-optimized IR uses float vectors.
 VectorUse floatVectors(const kc::Module& M, const std::string& Kernel) {
@@ -77,6 +115,10 @@ VectorUse floatVectors(const kc::Module& M, const std::string& Kernel) {
             if (I.getOpcode() == llvm::Instruction::FAdd && I.getType()->isVectorTy())
                 ++Use.VectorAdds;
         }
+    Use.OutOfLineCalls = callsOf(*WG, OutOfLineReduce);
+    for (const llvm::Function& F : *IR)
+        if (F.getName().starts_with(OutOfLineReduce))
+            Use.OutOfLineVectorAdds += vectorAdds(F);
     return Use;
 }
 
@@ -125,10 +167,11 @@ TEST_CASE("a kernel with a sub-group reduction still vectorizes across work-item
         std::unique_ptr<kc::Module> M = buildFor(Size, ReduceSource);
         const VectorUse Use = floatVectors(*M, "reduce");
         CHECK(Use.Widest >= 8);
-        // The reduction itself too: its Size - 1 additions (unrolled over
-        // the sub-group's slots, read by gathers) run on vectors of
-        // work-items, in the vector loop and its epilogue.
-        CHECK(Use.VectorAdds >= Size - 1);
+        // The reduction of a whole sub-group runs on a vector of its slots,
+        // halves added level by level (Size 8: 4- and 2-wide additions),
+        // in the library's function that stays a call.
+        CHECK(Use.OutOfLineCalls >= 1);
+        CHECK(Use.OutOfLineVectorAdds >= (Size == 8 ? 2u : 3u));
     }
     // The same kernel without the reduction, for comparison: the work-item
     // loop the reduction cuts in two vectorizes as wide.
@@ -193,15 +236,15 @@ TEST_CASE("a sub-group reduction over partial sub-groups and 2D groups", "[compi
     }
 }
 
-TEST_CASE("where the x size is a multiple of the sub-group size, a reduction reads its slots "
-          "without gathers",
+TEST_CASE("where sub-groups fit the rows, a reduction reads its slots without gathers",
           "[compiler][subgroups]") {
-    // The work-group size makes the choice between the two nests constant:
-    // only the one with a loop per sub-group is left. There the sub-group's
-    // slots and size are the same in every iteration of the vectorized
-    // loop: scalar loads once per sub-group, where the other nest needs a
-    // gather per slot.
-    for (const char* Size : {"64, 1, 1", "16, 4, 1"}) {
+    // The work-group size makes the choice between the nests constant:
+    // only one with a loop per sub-group is left (x a multiple of the
+    // sub-group size, or a single row whose last sub-group is partial).
+    // There the sub-group's slots and size are the same in every iteration
+    // of the vectorized loop: the reduction runs once per sub-group, where
+    // the nest without sub-group loops runs it for every work-item.
+    for (const char* Size : {"64, 1, 1", "16, 4, 1", "200, 1, 1"}) {
         INFO("reqd_work_group_size(" << Size << ")");
         std::unique_ptr<kc::Module> M = buildFor(16, std::string(R"CL(
 __attribute__((reqd_work_group_size()CL") + Size + R"CL()))
@@ -221,16 +264,21 @@ kernel void reduce(global const float *in, global float *out) {
         REQUIRE(IR);
         llvm::Function* WG = IR->getFunction("reduce_wg");
         REQUIRE(WG);
-        unsigned Gathers = 0, Adds = 0;
-        for (llvm::BasicBlock& BB : *WG)
-            for (llvm::Instruction& I : BB) {
-                if (auto* Call = llvm::dyn_cast<llvm::CallInst>(&I))
-                    if (llvm::Function* Callee = Call->getCalledFunction())
-                        Gathers += Callee->getName().starts_with("llvm.masked.gather");
-                Adds += I.getOpcode() == llvm::Instruction::FAdd;
-            }
-        CHECK(Gathers == 0);
-        CHECK(Adds >= 15); // the reduction's tree, once per sub-group
+        CHECK(callsOf(*WG, "llvm.masked.gather") == 0);
+        // Whole sub-groups: the library's tree on vectors, called outside
+        // the vectorized loop (a call in it would keep it scalar).
+        CHECK(callsOf(*WG, OutOfLineReduce) >= 1);
+        unsigned VectorLoops = 0;
+        for (llvm::BasicBlock& BB : *WG) {
+            if (!isVectorLoopLatch(BB))
+                continue;
+            ++VectorLoops;
+            INFO("vector loop latch " << BB.getName().str());
+            for (const llvm::Instruction& I : BB)
+                if (const auto* Call = llvm::dyn_cast<llvm::CallInst>(&I))
+                    CHECK(!Call->getCalledFunction()->getName().starts_with(OutOfLineReduce));
+        }
+        CHECK(VectorLoops >= 1);
     }
 }
 
