@@ -6,7 +6,7 @@
 // with reductions on the ways of a uniform branch (only the taken one may
 // store its result), in a loop, on half, and after sub-group functions that
 // some sub-groups skip. Results are compared with a host reference over
-// each group.
+// each group. The last case: sub-group reductions through the three nests.
 #include "features_test.hpp"
 
 #include <algorithm>
@@ -162,4 +162,81 @@ TEST_CASE("work-group reductions after sub-group functions some sub-groups skip"
         }
     }
     CHECK(wrong == 0);
+}
+
+// Sub-group reductions take three ways (kernels-compiler/README.md,
+// "Sub-groups"): loops per sub-group where the x size is a multiple of the
+// sub-group size, the same loops with a partial last sub-group in groups of
+// one row, per work-item elsewhere; whole sub-groups reduce on vectors in a
+// library function that stays a call.
+TEST_CASE("sub-group reductions in rows, in one row with a partial sub-group, and across rows",
+          "[collectives]") {
+    Fixture f;
+    const char* const source = R"CLC(
+__kernel void sums(__global const int* in, __global int* out) {
+    size_t i = get_global_id(0) + get_global_size(0) * get_global_id(1);
+    int x = in[i];
+    out[3 * i] = sub_group_reduce_add(x);
+    out[3 * i + 1] = sub_group_reduce_max(x * 3 - 20);
+    out[3 * i + 2] = (int)sub_group_reduce_add((float)x);
+}
+)CLC";
+    const char* const options = GENERATE("-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable");
+    INFO(options);
+    ProgramPtr program = f.build(source, options);
+    KernelPtr kernel = make_kernel(program.get(), "sums");
+    struct Shape {
+        size_t global[2], local[2];
+    };
+    const Shape shapes[] = {
+        {{1024, 1}, {256, 1}}, // rows of whole sub-groups
+        {{1000, 1}, {200, 1}}, // one row, its last sub-group partial
+        {{40, 20}, {10, 10}},  // sub-groups across rows
+        {{64, 4}, {32, 2}},    // two rows of whole sub-groups
+    };
+    for (const Shape& s : shapes) {
+        INFO("global " << s.global[0] << "x" << s.global[1] << ", local " << s.local[0] << "x"
+                       << s.local[1]);
+        const size_t group_items = s.local[0] * s.local[1];
+        size_t width = 0;
+        REQUIRE(clGetKernelSubGroupInfo(
+                    kernel.get(), f.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                    2 * sizeof(size_t), s.local, sizeof width, &width, nullptr) == CL_SUCCESS);
+        REQUIRE(width > 0);
+        const size_t total = s.global[0] * s.global[1];
+        const std::vector<cl_int> in = inputs(total);
+        MemPtr in_buffer = make_buffer(f.ctx(), in);
+        MemPtr out = make_buffer<cl_int>(f.ctx(), 3 * total);
+        set_arg(kernel.get(), 0, in_buffer);
+        set_arg(kernel.get(), 1, out);
+        run(f.q(), kernel.get(), 2, s.global, s.local);
+        const auto got = read_buffer<cl_int>(f.q(), out.get(), 3 * total);
+        size_t wrong = 0;
+        for (size_t gy = 0; gy < s.global[1]; gy += s.local[1])
+            for (size_t gx = 0; gx < s.global[0]; gx += s.local[0]) {
+                // The group's global indices in local linear id order.
+                std::vector<size_t> ids;
+                for (size_t y = 0; y < s.local[1]; ++y)
+                    for (size_t x = 0; x < s.local[0]; ++x)
+                        ids.push_back(gx + x + s.global[0] * (gy + y));
+                for (size_t first = 0; first < group_items; first += width) {
+                    const size_t end = std::min(group_items, first + width);
+                    cl_int sum = 0, most = INT_MIN;
+                    for (size_t l = first; l < end; ++l) {
+                        sum += in[ids[l]];
+                        most = std::max(most, in[ids[l]] * 3 - 20);
+                    }
+                    for (size_t l = first; l < end && wrong < 5; ++l) {
+                        const size_t i = ids[l];
+                        INFO("work-item " << i << ", sub-group size " << width);
+                        wrong +=
+                            got[3 * i] != sum || got[3 * i + 1] != most || got[3 * i + 2] != sum;
+                        CHECK(got[3 * i] == sum);
+                        CHECK(got[3 * i + 1] == most);
+                        CHECK(got[3 * i + 2] == sum);
+                    }
+                }
+            }
+        CHECK(wrong == 0);
+    }
 }
