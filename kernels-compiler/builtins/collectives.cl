@@ -191,7 +191,7 @@ WG_SLOTS8_WIDE(double)
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (__kc_first_work_item())                                                \
-      WG_SCAN_PASS_##T(T, NAME, s, n, OP, IDENTITY, 1);                                 \
+      WG_SCAN_PASS_##T(T, NAME, s, n, OP, IDENTITY, 1);                        \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(T, s, lid);                                                  \
   }                                                                            \
@@ -201,7 +201,7 @@ WG_SLOTS8_WIDE(double)
     WG_PUT(T, s, lid, x);                                                      \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     if (__kc_first_work_item())                                                \
-      WG_SCAN_PASS_##T(T, NAME, s, n, OP, IDENTITY, 0);                                 \
+      WG_SCAN_PASS_##T(T, NAME, s, n, OP, IDENTITY, 0);                        \
     barrier(CLK_LOCAL_MEM_FENCE);                                              \
     return WG_GET(T, s, lid);                                                  \
   }

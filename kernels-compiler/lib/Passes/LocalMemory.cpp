@@ -53,19 +53,11 @@ constexpr const char *ScratchName = "__kc_work_group_scratch";
 // The largest work-group WG runs: its kernel's reqd_work_group_size when it
 // has one, else kc::MaxWorkGroupSize.
 uint64_t groupSizeLimit(const llvm::Function &WG) {
-  const llvm::Function *Kernel = kernelOf(WG);
-  const llvm::MDNode *Reqd =
-      Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
-  if (!Reqd || Reqd->getNumOperands() != 3)
+  std::optional<std::array<uint64_t, 3>> Reqd = requiredWorkGroupSize(WG);
+  if (!Reqd)
     return MaxWorkGroupSize;
-  uint64_t Product = 1;
-  for (const llvm::MDOperand &Op : Reqd->operands()) {
-    auto *Size = llvm::mdconst::dyn_extract<llvm::ConstantInt>(Op);
-    if (!Size || Size->isZero())
-      return MaxWorkGroupSize;
-    Product *= Size->getZExtValue();
-  }
-  return std::min<uint64_t>(Product, MaxWorkGroupSize);
+  return std::min<uint64_t>((*Reqd)[0] * (*Reqd)[1] * (*Reqd)[2],
+                            MaxWorkGroupSize);
 }
 
 // The scratch area's calls in WG replaced with the variable.

@@ -11,8 +11,6 @@
 #include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 
-#include <optional>
-
 namespace kc {
 
 namespace {
@@ -176,33 +174,11 @@ unsigned subGroupLoopWidth(const llvm::Function &WG) {
   return Width;
 }
 
-namespace {
-
-// The kernel's reqd_work_group_size, if it has one.
-std::optional<std::array<uint64_t, 3>> requiredSize(const llvm::Function &WG) {
-  const llvm::Function *Kernel = kernelOf(WG);
-  const llvm::MDNode *Reqd =
-      Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
-  if (!Reqd || Reqd->getNumOperands() != 3)
-    return std::nullopt;
-  std::array<uint64_t, 3> Size{};
-  for (unsigned D = 0; D < 3; ++D) {
-    auto *N =
-        llvm::mdconst::dyn_extract<llvm::ConstantInt>(Reqd->getOperand(D));
-    if (!N || N->isZero())
-      return std::nullopt;
-    Size[D] = N->getZExtValue();
-  }
-  return Size;
-}
-
-} // namespace
-
 SubGroupRows subGroupRows(llvm::Function &WG,
                           llvm::ArrayRef<llvm::Value *> LocalSizes,
                           unsigned W) {
   llvm::IRBuilder<> B(WG.getEntryBlock().getTerminator());
-  if (std::optional<std::array<uint64_t, 3>> Size = requiredSize(WG))
+  if (std::optional<std::array<uint64_t, 3>> Size = requiredWorkGroupSize(WG))
     return {B.getInt1((*Size)[0] % W == 0),
             B.getInt1((*Size)[1] == 1 && (*Size)[2] == 1)};
   llvm::Value *One = B.getInt64(1);

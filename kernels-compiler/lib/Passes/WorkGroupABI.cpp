@@ -70,6 +70,24 @@ const llvm::Function *kernelOf(const llvm::Function &WG) {
       WG.getFnAttribute(WorkGroupFunctionAttr).getValueAsString());
 }
 
+std::optional<std::array<uint64_t, 3>>
+requiredWorkGroupSize(const llvm::Function &WG) {
+  const llvm::Function *Kernel = kernelOf(WG);
+  const llvm::MDNode *Reqd =
+      Kernel ? Kernel->getMetadata("reqd_work_group_size") : nullptr;
+  if (!Reqd || Reqd->getNumOperands() != 3)
+    return std::nullopt;
+  std::array<uint64_t, 3> Size{};
+  for (unsigned D = 0; D < 3; ++D) {
+    auto *N =
+        llvm::mdconst::dyn_extract<llvm::ConstantInt>(Reqd->getOperand(D));
+    if (!N || N->isZero())
+      return std::nullopt;
+    Size[D] = N->getZExtValue();
+  }
+  return Size;
+}
+
 llvm::BasicBlock *bodyEntry(llvm::Function &WG) {
   return WG.getEntryBlock().getSingleSuccessor();
 }

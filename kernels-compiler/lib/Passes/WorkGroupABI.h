@@ -22,8 +22,10 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace llvm {
@@ -128,6 +130,9 @@ llvm::Value *loadContextField(llvm::Function &WG, uint64_t Offset,
 llvm::BasicBlock *bodyEntry(llvm::Function &WG);
 // The kernel WG was made from (WorkGroupFunctionAttr); null if gone.
 const llvm::Function *kernelOf(const llvm::Function &WG);
+// The reqd_work_group_size of WG's kernel; none without one (or with a 0).
+std::optional<std::array<uint64_t, 3>>
+requiredWorkGroupSize(const llvm::Function &WG);
 // The block holding the only `ret void`.
 llvm::BasicBlock *exitBlock(llvm::Function &WG);
 
