@@ -10,17 +10,25 @@
 //     wg    the executable module: the work-group functions, target independent
 //     host  the IR after the host's O3 pipeline, as code generation gets it
 //
+// KCC_LLVM_OPTIONS holds LLVM options for the host stage, e.g.
+// "-pass-remarks-analysis=loop-vectorize -pass-remarks-missed=loop-vectorize"
+// (the remarks go to standard error); KCC_SUB_GROUP_SIZE the device's
+// default sub-group size (8 without it).
 //===----------------------------------------------------------------------===//
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
 #include "kc/Compiler.h"
 #include "kc/Spirv.h"
 
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace {
@@ -54,6 +62,10 @@ kc::DeviceTarget fullTarget() {
                        "__opencl_c_program_scope_global_variables",
                        "__opencl_c_generic_address_space"};
   T.Fp64 = true;
+  // The device's default sub-group size (the driver's: the floats of a
+  // vector register), KCC_SUB_GROUP_SIZE if set.
+  if (const char *Size = std::getenv("KCC_SUB_GROUP_SIZE"))
+    T.SubGroupSize = static_cast<unsigned>(std::strtoul(Size, nullptr, 10));
   return T;
 }
 
@@ -96,6 +108,9 @@ int main(int Argc, char **Argv) {
   for (int I = First + 1; I < Argc; ++I)
     Options += std::string(I > First + 1 ? " " : "") + Argv[I];
 
+  const bool Remarks = std::getenv("KCC_LLVM_OPTIONS") != nullptr;
+  if (Remarks)
+    llvm::cl::ParseCommandLineOptions(1, Argv, "", nullptr, "KCC_LLVM_OPTIONS");
   kc::Compiler Compiler(fullTarget());
   const std::string Input = (*Source)->getBuffer().str();
   // SPIR-V by its magic number (either byte order), else OpenCL C.
@@ -126,7 +141,14 @@ int main(int Argc, char **Argv) {
   }
   llvm::LLVMContext Context;
   Context.setDiagnosticHandlerCallBack(
-      [](const llvm::DiagnosticInfo *, void *) {}, nullptr);
+      [](const llvm::DiagnosticInfo *Info, void *Print) {
+        if (!Print)
+          return;
+        llvm::DiagnosticPrinterRawOStream Out(llvm::errs());
+        Info->print(Out);
+        llvm::errs() << "\n";
+      },
+      Remarks ? &Context : nullptr);
   std::string Error;
   std::unique_ptr<llvm::Module> M =
       Stage == "host"

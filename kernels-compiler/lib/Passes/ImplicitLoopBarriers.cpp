@@ -273,6 +273,7 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
   llvm::DenseSet<const llvm::Value *> OnX = dependOnLocalIdX(F);
 
   llvm::SmallVector<llvm::BasicBlock *, 4> Headers;
+  llvm::SmallVector<llvm::BasicBlock *, 4> Exits;
   unsigned DivergentLoops = 0;
   for (llvm::Loop *L : LI.getLoopsInPreorder()) {
     Choice Chosen = choose(*L, U, OnX, SE);
@@ -280,6 +281,13 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
       continue;
     if (Chosen != Choice::No)
       Headers.push_back(L->getHeader());
+    if (Chosen == Choice::Divergent) {
+      llvm::SmallVector<llvm::BasicBlock *, 4> LoopExits;
+      L->getExitBlocks(LoopExits);
+      for (llvm::BasicBlock *BB : LoopExits)
+        if (!llvm::is_contained(Exits, BB))
+          Exits.push_back(BB);
+    }
     DivergentLoops += Chosen == Choice::Divergent;
   }
   bool Divergent = DivergentLoops != 0;
@@ -293,6 +301,18 @@ ImplicitLoopBarriersPass::run(llvm::Function &F,
       BarrierPlaceholder, llvm::Type::getVoidTy(F.getContext()));
   for (llvm::BasicBlock *Header : Headers) {
     auto *Clone = llvm::cast<llvm::BasicBlock>(VMap[Header]);
+    llvm::CallInst::Create(Barrier, "", Clone->getFirstInsertionPt());
+  }
+  // A divergent loop's exits get one too: what follows the loop is then a
+  // sub-CFG of its own, and the loop's (run in chunks, SubCfgChunks.cpp)
+  // holds nothing but its iterations (the kernel's store of the result
+  // after Mandelbrot's loop, inside it, kept the vectorizer from making
+  // the chunk one vector iteration without a scalar fallback).
+  for (llvm::BasicBlock *BB : Exits) {
+    auto It = VMap.find(BB);
+    if (It == VMap.end() || llvm::is_contained(Headers, BB))
+      continue; // the kernel's end, or a chosen loop's header
+    auto *Clone = llvm::cast<llvm::BasicBlock>(It->second);
     llvm::CallInst::Create(Barrier, "", Clone->getFirstInsertionPt());
   }
   F.addFnAttr("kc-implicit-loop-barriers");

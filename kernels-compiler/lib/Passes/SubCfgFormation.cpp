@@ -218,8 +218,13 @@ void SubCfgFormation::run() {
   if (DivergentBarriers && !SubGroupBarriers) {
     // Slices: at most SliceWidth work-items in x, SliceItems in all.
     llvm::Value *One = B.getInt64(1);
-    SliceSizes[0] = B.CreateBinaryIntrinsic(llvm::Intrinsic::umin, Sizes[0],
-                                            B.getInt64(SliceWidth));
+    // (Groups of more than one row: slices of half that width, so that the
+    // chunks a divergent loop runs in (SubCfgChunks.cpp) are blocks of
+    // rows, whose work-items loop more alike than a long row's.)
+    SliceSizes[0] = B.CreateBinaryIntrinsic(
+        llvm::Intrinsic::umin, Sizes[0],
+        B.CreateSelect(B.CreateICmpUGT(Sizes[1], One),
+                       B.getInt64(SliceWidth / 2), B.getInt64(SliceWidth)));
     SliceSizes[1] = B.CreateBinaryIntrinsic(
         llvm::Intrinsic::umin, Sizes[1],
         B.CreateBinaryIntrinsic(

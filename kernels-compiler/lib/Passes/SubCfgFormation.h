@@ -51,6 +51,13 @@ inline constexpr uint64_t SliceItems = 512;
 // ScalarFraction of the pass waits there.
 inline constexpr uint64_t ScalarFraction = 8;
 
+// A chunk (SubCfgChunks.cpp) is this many vectors of work-items: the
+// vectorized loop interleaves them, so that one iteration's chain of
+// dependent operations overlaps with the others'.
+// (Mandelbrot, 1024 x 1024 pixels, 256 iterations, two threads: 95
+// Mpixel/s with one vector, 152 with two, 164 with four.)
+inline constexpr unsigned ChunkVectors = 4;
+
 // Loads of a uniform value's slot, hoisted out of the work-item loops.
 inline constexpr llvm::StringLiteral UniformReloadMD = "kc.uniform_reload";
 
@@ -58,8 +65,9 @@ inline constexpr llvm::StringLiteral UniformReloadMD = "kc.uniform_reload";
 // waits at its barrier), only those waiting there (the others skip it), or
 // those waiting there, each until it leaves for another barrier (a sub-CFG
 // that loops back to its own barrier, run scalar when few work-items are
-// still in that loop).
-enum class PassKind { All, Waiting, ToExit };
+// still in that loop), or those waiting there, in chunks of a vector's
+// width, each chunk until none of them waits there (SubCfgChunks.cpp).
+enum class PassKind { All, Waiting, ToExit, Chunks };
 
 struct SubCfg {
   unsigned Id = 0;                     // the id of the barrier it starts at
@@ -70,6 +78,8 @@ struct SubCfg {
   // A branch in it may send work-items different ways (it may end some
   // while others go on, with early exits).
   bool Splits = false;
+  // The chunk width of its Chunks pass (0: it has none).
+  unsigned ChunkWidth = 0;
 };
 
 inline bool isBarrierBlock(const llvm::BasicBlock &BB) {
@@ -136,6 +146,13 @@ private:
                                     llvm::ArrayRef<llvm::Value *> Sizes,
                                     PassKind Kind, NestShape Shape);
   bool firstWorkItemOnly(const SubCfg &S) const;
+  unsigned chunkWidth(const SubCfg &S) const;
+  void runInChunks(
+      const SubCfg &S, const LoopNest &Nest, llvm::BasicBlock *Running,
+      llvm::SmallVectorImpl<llvm::BasicBlock *> &Lanes,
+      const llvm::DenseMap<llvm::BasicBlock *, llvm::BasicBlock *> &ToBarrier,
+      llvm::PHINode *RecordedId);
+  bool readAfter(const llvm::AllocaInst *Array, unsigned Id) const;
   llvm::Value *countAt(llvm::IRBuilder<> &B, unsigned Id);
   llvm::SmallVector<llvm::Value *, 4> scanNextSlots(
       llvm::IRBuilder<> &B, llvm::StringRef Name,

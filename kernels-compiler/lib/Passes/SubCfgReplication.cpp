@@ -24,6 +24,8 @@ SubCfgFormation::cloneSubCfg(const SubCfg &S, llvm::BasicBlock *Dispatch,
                              PassKind Kind) {
   if (Kind == PassKind::All && firstWorkItemOnly(S))
     return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {0, /*Once=*/true});
+  if (Kind == PassKind::Chunks)
+    return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {S.ChunkWidth});
   unsigned W = SliceSizes[0] ? 0 : subGroupLoopWidth(F);
   if (!W)
     return cloneSubCfgNest(S, Dispatch, Sizes, Kind, {});
@@ -95,6 +97,7 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
   std::string Suffix = ".s" + std::to_string(S.Id) +
                        (Kind == PassKind::Waiting  ? "w"
                         : Kind == PassKind::ToExit ? "x"
+                        : Kind == PassKind::Chunks ? "c"
                                                    : "") +
                        (SubGroupWidth ? "g" : "") +
                        (Shape.PartialSubGroups ? "p" : "");
@@ -115,6 +118,13 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
     llvm::Value *Zero = llvm::ConstantInt::get(llvm::Type::getInt64Ty(C), 0);
     Nest.Ids = {Zero, Zero, Zero};
     Nest.LinearId = Zero;
+  } else if (Kind == PassKind::Chunks) {
+    // Chunks of consecutive work-items in local linear id order (rows of
+    // a narrow group together): a loop over the pass's work-items as one
+    // row, cut into chunks.
+    llvm::Value *One = llvm::ConstantInt::get(llvm::Type::getInt64Ty(C), 1);
+    Nest = buildLoopNest(F, Clones.front(), Dispatch, {ItemsInPass, One, One},
+                         "chunks" + std::to_string(S.Id), SubGroupWidth);
   } else {
     Nest = buildLoopNest(F, Clones.front(), Dispatch, Sizes,
                          "subcfg" + std::to_string(S.Id) +
@@ -181,7 +191,18 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
     for (llvm::Instruction &I : llvm::make_early_inc_range(*Clone))
       if (I.hasMetadata(UniformReloadMD))
         I.moveBefore(Nest.Preheader->getTerminator());
-  replaceLocalIdPlaceholders(Clones, Nest, SliceStart);
+  // A chunk's lanes are no sub-group (the function has no sub-group ids).
+  LoopNest ForIds = Nest;
+  if (Kind == PassKind::Chunks) {
+    ForIds.SubGroupBase = ForIds.SubGroupLocalId = nullptr;
+    // The local ids from the linear one (later passes remove what no
+    // work-item uses).
+    llvm::IRBuilder<> B(Nest.InnerHeader->getTerminator());
+    llvm::Value *Rows = B.CreateUDiv(Nest.LinearId, Sizes[0]);
+    ForIds.Ids = {B.CreateURem(Nest.LinearId, Sizes[0]),
+                  B.CreateURem(Rows, Sizes[1]), B.CreateUDiv(Rows, Sizes[1])};
+  }
+  replaceLocalIdPlaceholders(Clones, ForIds, SliceStart);
   // Work-group reductions as values the loops carry, where this pass is
   // the group's only one through the sub-CFG (the others:
   // WorkItemLoopsPass).
@@ -197,8 +218,9 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
       LoopBlocks.push_back(Record);
     }
   }
+  llvm::BasicBlock *Running = nullptr;
   if (Kind != PassKind::All) {
-    auto *Running =
+    Running =
         llvm::BasicBlock::Create(C, "waiting" + Suffix, &F, Clones.front());
     llvm::IRBuilder<> B(Running);
     llvm::Value *Next = B.CreateLoad(
@@ -210,9 +232,15 @@ SubCfgFormation::cloneSubCfgNest(const SubCfg &S, llvm::BasicBlock *Dispatch,
                                                             Running);
     LoopBlocks.push_back(Running);
   }
+  if (Kind == PassKind::Chunks)
+    runInChunks(S, Nest, Running, LoopBlocks, ToBarrier, RecordedId);
+  // A chunk's loop: one vector iteration of ChunkVectors interleaved
+  // vectors.
+  const unsigned Interleave = Kind == PassKind::Chunks ? ChunkVectors : 0;
   if (Kind != PassKind::ToExit && !Shape.Once)
     markWorkItemLoop(Nest.Latch->getTerminator(),
-                     addParallelAccesses(LoopBlocks), SubGroupWidth != 0);
+                     addParallelAccesses(LoopBlocks), SubGroupWidth != 0,
+                     Interleave ? SubGroupWidth / Interleave : 0, Interleave);
   return Nest.Preheader;
 }
 
@@ -331,8 +359,11 @@ void SubCfgFormation::replicate() {
   // also runs each waiting work-item to its exit from the loop when fewer
   // than one in ScalarFraction waits there: a pass over every work-item per
   // iteration would cost more than scalar iterations.
+  // A divergent loop's sub-CFG runs in chunks where the pass's x size is
+  // a multiple of the chunk width (SubCfgChunks.cpp), whether or not every
+  // work-item waits there.
   struct Passes {
-    llvm::BasicBlock *All, *Waiting, *ToExit;
+    llvm::BasicBlock *All, *Waiting, *ToExit, *Chunks;
   };
   // With early exits only, after a sub-CFG that sends all running
   // work-items the same way, they still agree and the same ones have ended:
@@ -344,12 +375,15 @@ void SubCfgFormation::replicate() {
   for (SubCfg &S : SubCfgs) {
     bool Skips = NextOf && S.Id != 0;
     llvm::BasicBlock *After = Agreed && !S.Splits ? Agreed : Dispatch;
+    S.ChunkWidth = chunkWidth(S);
     Starts.push_back(
         {cloneSubCfg(S, After, Sizes, PassKind::All),
          Skips ? cloneSubCfg(S, After, Sizes, PassKind::Waiting) : nullptr,
          Skips && DivergentBarriers && !SubGroupBarriers && S.Reentrant
              ? cloneSubCfg(S, After, Sizes, PassKind::ToExit)
-             : nullptr});
+             : nullptr,
+         S.ChunkWidth ? cloneSubCfg(S, After, Sizes, PassKind::Chunks)
+                      : nullptr});
   }
 
   llvm::IRBuilder<> B(Dispatch);
@@ -386,7 +420,7 @@ void SubCfgFormation::replicate() {
   }
   llvm::SwitchInst *Switch = B.CreateSwitch(Next, Done, SubCfgs.size());
   for (unsigned I = 1; I < SubCfgs.size(); ++I) {
-    auto [All, Waiting, ToExit] = Starts[I];
+    auto [All, Waiting, ToExit, Chunks] = Starts[I];
     unsigned Id = SubCfgs[I].Id;
     llvm::BasicBlock *Target = All;
     if (Waiting) {
@@ -403,6 +437,17 @@ void SubCfgFormation::replicate() {
         FewB.CreateCondBr(Few, ToExit, Waiting);
       }
       llvm::BranchInst::Create(All, Some, AllThere, Target);
+    }
+    if (Chunks) {
+      auto *Choose =
+          llvm::BasicBlock::Create(C, "chunks.s" + std::to_string(Id), &F, All);
+      llvm::IRBuilder<> ChooseB(Choose);
+      llvm::Value *Fits = ChooseB.CreateICmpEQ(
+          ChooseB.CreateURem(ItemsInPass,
+                             ChooseB.getInt64(SubCfgs[I].ChunkWidth)),
+          ChooseB.getInt64(0));
+      ChooseB.CreateCondBr(Fits, Chunks, Target);
+      Target = Choose;
     }
     Switch->addCase(B.getInt32(Id), Target);
   }

@@ -100,7 +100,7 @@ llvm::BasicBlock *exitBlock(llvm::Function &WG) {
 }
 
 void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup,
-                      bool KeepLoop) {
+                      bool KeepLoop, unsigned Width, unsigned Interleave) {
   llvm::LLVMContext &C = LatchTerm->getContext();
   llvm::SmallVector<llvm::Metadata *, 4> Ops;
   Ops.push_back(nullptr); // the self reference
@@ -123,6 +123,16 @@ void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup,
   if (KeepLoop)
     Ops.push_back(llvm::MDNode::get(
         C, {llvm::MDString::get(C, "llvm.loop.unroll.disable")}));
+  auto Count = [&](llvm::StringRef Name, unsigned N) {
+    Ops.push_back(llvm::MDNode::get(
+        C, {llvm::MDString::get(C, Name),
+            llvm::ConstantAsMetadata::get(
+                llvm::ConstantInt::get(llvm::Type::getInt32Ty(C), N))}));
+  };
+  if (Width)
+    Count("llvm.loop.vectorize.width", Width);
+  if (Interleave)
+    Count("llvm.loop.interleave.count", Interleave);
   llvm::MDNode *Loop = llvm::MDNode::getDistinct(C, Ops);
   Loop->replaceOperandWith(0, Loop);
   LatchTerm->setMetadata(llvm::LLVMContext::MD_loop, Loop);

@@ -141,8 +141,11 @@ llvm::BasicBlock *exitBlock(llvm::Function &WG);
 // parallel_accesses.
 // KeepLoop: not unrolled either (a sub-group's loop of W work-items, a
 // known trip count the full unroller would take before the vectorizer).
+// Width and Interleave, where not 0: the vectorization width and
+// interleave count asked for (a chunk's loop, SubCfgChunks.cpp).
 void markWorkItemLoop(llvm::Instruction *LatchTerm, llvm::MDNode *AccessGroup,
-                      bool KeepLoop = false);
+                      bool KeepLoop = false, unsigned Width = 0,
+                      unsigned Interleave = 0);
 // Adds every memory access in Blocks that cannot overlap between work-items
 // (no private allocas shared by all, no atomics or volatile) to a new access
 // group and returns it (nullptr when there is nothing to add).

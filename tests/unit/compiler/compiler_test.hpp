@@ -1,6 +1,7 @@
 // Helpers of the kernel compiler's unit tests.
 #pragma once
 
+#include "CodeGen/CodeGen.h"
 #include "kc/Compiler.h"
 
 #include <catch2/catch.hpp>
@@ -35,6 +36,15 @@ inline kc::DeviceTarget cpuTarget() {
                               "__opencl_c_generic_address_space"};
     Target.Fp64 = true;
     return Target;
+}
+
+// A fixed AVX-512 CPU, whatever this machine is, for checks of the IR the
+// vectorizer makes (nothing runs it).
+inline kc::HostTarget avx512Host() {
+    kc::HostTarget Host = kc::detectHostTarget();
+    Host.CPU = "znver4";
+    Host.Features = "";
+    return Host;
 }
 
 inline const kc::Compiler& compiler() {

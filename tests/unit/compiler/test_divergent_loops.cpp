@@ -8,6 +8,9 @@
 // slices and partial work-groups.
 #include "implicit_loops.hpp"
 
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Instructions.h>
+
 #include <array>
 #include <cstdint>
 
@@ -286,5 +289,81 @@ kernel void nested(global int *out, global const int *in, int n) {
             for (int K = 0; K < N; ++K)
                 S = S * 3 + (K + I);
         return static_cast<int>(S);
+    });
+}
+
+// Mandelbrot's escape loop runs in chunks of four vectors of work-items
+// (Passes/SubCfgChunks.cpp): built for an AVX-512 device (sub-groups of
+// 16), the values the loop carries are vectors the chunk's round loop
+// carries in registers (phis of 16 floats), and no chunk array is left in
+// memory. The results, for local sizes whose slices hold whole chunks and
+// others, against the host (contraction off on both sides).
+TEST_CASE("a divergent loop's chunks keep its values in registers", "[compiler][loops]") {
+    const std::string Source = R"CL(
+#pragma OPENCL FP_CONTRACT OFF
+kernel void escape(global int *out, int width, int height, int limit) {
+    int x = get_global_id(0);
+    int y = get_global_id(1);
+    if (x >= width || y >= height)
+        return;
+    float cr = -2.0f + (float)x * (3.0f / (float)width);
+    float ci = -1.5f + (float)y * (3.0f / (float)height);
+    float zr = 0.0f, zi = 0.0f;
+    int i = 0;
+    while (i < limit && zr * zr + zi * zi <= 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        ++i;
+    }
+    out[y * width + x] = i;
+}
+)CL";
+    kc::DeviceTarget Target = kctest::cpuTarget();
+    Target.SubGroupSize = 16;
+    kc::BuildResult Built = kc::Compiler(Target).build(Source, "");
+    INFO(Built.Log);
+    REQUIRE(Built.Output);
+    llvm::LLVMContext Context;
+    Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
+    std::string Error;
+    std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(
+        static_cast<const kc::ModuleImpl&>(*Built.Output), kctest::avx512Host(), Context, Error);
+    INFO(Error);
+    REQUIRE(IR);
+    const llvm::Function* WG = IR->getFunction("escape_wg");
+    REQUIRE(WG);
+    unsigned VectorPhis = 0, ChunkArrays = 0;
+    for (const llvm::BasicBlock& BB : *WG)
+        for (const llvm::Instruction& I : BB) {
+            if (const auto* Phi = llvm::dyn_cast<llvm::PHINode>(&I))
+                if (const auto* V = llvm::dyn_cast<llvm::FixedVectorType>(Phi->getType()))
+                    VectorPhis += V->getNumElements() == 16 && V->getElementType()->isFloatTy();
+            if (const auto* Alloca = llvm::dyn_cast<llvm::AllocaInst>(&I))
+                if (const auto* A = llvm::dyn_cast<llvm::ArrayType>(Alloca->getAllocatedType()))
+                    ChunkArrays += A->getNumElements() == 64;
+        }
+    CHECK(ChunkArrays == 0);
+    // zr and zi of four vectors.
+    CHECK(VectorPhis >= 8);
+
+    Program P(Source);
+    checkChosenDivergent(P, {"escape"});
+    checkTwoDimensional(P, "escape", {150, 37}, 300, [](int X, int Y, int Limit) {
+        const float Cr = -2.0f + static_cast<float>(X) * (3.0f / 150.0f);
+        const float Ci = -1.5f + static_cast<float>(Y) * (3.0f / 37.0f);
+        float Zr = 0.0f, Zi = 0.0f;
+        int I = 0;
+        while (I < Limit) {
+            const float Zr2 = Zr * Zr, Zi2 = Zi * Zi;
+            if (!(Zr2 + Zi2 <= 4.0f))
+                break;
+            const float T = Zr2 - Zi2 + Cr;
+            const float Prod = 2.0f * Zr;
+            Zi = Prod * Zi + Ci;
+            Zr = T;
+            ++I;
+        }
+        return I;
     });
 }

@@ -38,15 +38,6 @@ std::unique_ptr<kc::Module> buildFor(unsigned SubGroupSize, const std::string& S
     return std::move(R.Output);
 }
 
-// The IR checks below optimize for a fixed AVX-512 CPU whatever this
-// machine is: they look at the IR the vectorizer makes, nothing runs it.
-kc::HostTarget avx512Host() {
-    kc::HostTarget Host = kc::detectHostTarget();
-    Host.CPU = "znver4";
-    Host.Features = "";
-    return Host;
-}
-
 struct VectorUse {
     unsigned Widest = 1;     // the widest vector of floats produced or stored
     unsigned VectorAdds = 0; // fadd instructions on vectors of floats
@@ -95,8 +86,8 @@ VectorUse floatVectors(const kc::Module& M, const std::string& Kernel) {
     llvm::LLVMContext Context;
     Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
     std::string Error;
-    std::unique_ptr<llvm::Module> IR =
-        kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(M), avx512Host(), Context, Error);
+    std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(M),
+                                                           kctest::avx512Host(), Context, Error);
     INFO(Error);
     REQUIRE(IR);
     llvm::Function* WG = IR->getFunction(Kernel + "_wg");
@@ -259,7 +250,7 @@ kernel void reduce(global const float *in, global float *out) {
         Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
         std::string Error;
         std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(
-            static_cast<const kc::ModuleImpl&>(*M), avx512Host(), Context, Error);
+            static_cast<const kc::ModuleImpl&>(*M), kctest::avx512Host(), Context, Error);
         INFO(Error);
         REQUIRE(IR);
         llvm::Function* WG = IR->getFunction("reduce_wg");
