@@ -34,9 +34,7 @@ INTRINSIC_1(rint, __builtin_elementwise_rint)
 INTRINSIC_1(round, __builtin_elementwise_round)
 INTRINSIC_1(sin, __builtin_elementwise_sin)
 INTRINSIC_1(cos, __builtin_elementwise_cos)
-INTRINSIC_1(exp, __builtin_elementwise_exp)
 INTRINSIC_1(exp2, __builtin_elementwise_exp2)
-INTRINSIC_1(log, __builtin_elementwise_log)
 INTRINSIC_1(log2, __builtin_elementwise_log2)
 INTRINSIC_1(log10, __builtin_elementwise_log10)
 // LLVM 19's intrinsics for these become libm calls in scalar code and, in
@@ -50,9 +48,12 @@ INTRINSIC_1(sinh, __builtin_elementwise_sinh)
 INTRINSIC_1(cosh, __builtin_elementwise_cosh)
 INTRINSIC_1(tanh, __builtin_elementwise_tanh)
 INTRINSIC_2(pow, __builtin_elementwise_pow)
+INTRINSIC_1_T(log, __builtin_elementwise_log, double)
 INTRINSIC_2(copysign, __builtin_elementwise_copysign)
 INTRINSIC_2(fmin, __builtin_elementwise_min)
 INTRINSIC_2(fmax, __builtin_elementwise_max)
+
+#include "exp_log.cl"
 
 #define FMA_T(T)                                                               \
   OVERLOAD T fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); } \
