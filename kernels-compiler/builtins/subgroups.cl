@@ -412,37 +412,42 @@ OVERLOAD void intel_sub_group_block_write8(__global uint *p, uint8 data) {
 #define SG_LOR(a, b) ((a) || (b))
 #define SG_LXOR(a, b) ((!(a)) != (!(b)))
 
-#define SG_CLUSTER_INT(T, Min, Max)                                            \
-  SG_CLUSTER_REDUCE(T, add, (T)0, SG_ADD)                                      \
-  SG_CLUSTER_REDUCE(T, mul, (T)1, SG_MUL)                                      \
-  SG_CLUSTER_REDUCE(T, min, (T)(Max), SG_IMIN)                                 \
-  SG_CLUSTER_REDUCE(T, max, (T)(Min), SG_IMAX)                                 \
-  SG_CLUSTER_REDUCE(T, and, (T)(~(T)0), SG_AND)                                \
-  SG_CLUSTER_REDUCE(T, or, (T)0, SG_OR)                                        \
-  SG_CLUSTER_REDUCE(T, xor, (T)0, SG_XOR)
+// The operations of the arithmetic reductions and scans, each once for a
+// macro M(T, Name, Identity, Op): those of the integer types, of the
+// floating-point types (-0.0 is the identity of IEEE addition; fmin/fmax
+// ignore a NaN operand) and the logical ones, which take and give 0 or 1.
+// The clustered reductions here and the non-uniform ones
+// (subgroups_non_uniform.cl) are made from it.
+#define SG_INT_OPS(M, T, Min, Max)                                             \
+  M(T, add, (T)0, SG_ADD)                                                      \
+  M(T, mul, (T)1, SG_MUL)                                                      \
+  M(T, min, (T)(Max), SG_IMIN)                                                 \
+  M(T, max, (T)(Min), SG_IMAX)                                                 \
+  M(T, and, (T)(~(T)0), SG_AND)                                                \
+  M(T, or, (T)0, SG_OR)                                                        \
+  M(T, xor, (T)0, SG_XOR)
+#define SG_FLOAT_OPS(M, T)                                                     \
+  M(T, add, (T)(-0.0), SG_ADD)                                                 \
+  M(T, mul, (T)1, SG_MUL)                                                      \
+  M(T, min, (T)INFINITY, fmin)                                                 \
+  M(T, max, (T)(-INFINITY), fmax)
+#define SG_FOR_EACH_OP(M)                                                      \
+  SG_INT_OPS(M, char, CHAR_MIN, CHAR_MAX)                                      \
+  SG_INT_OPS(M, uchar, 0, UCHAR_MAX)                                           \
+  SG_INT_OPS(M, short, SHRT_MIN, SHRT_MAX)                                     \
+  SG_INT_OPS(M, ushort, 0, USHRT_MAX)                                          \
+  SG_INT_OPS(M, int, INT_MIN, INT_MAX)                                         \
+  SG_INT_OPS(M, uint, 0, UINT_MAX)                                             \
+  SG_INT_OPS(M, long, LONG_MIN, LONG_MAX)                                      \
+  SG_INT_OPS(M, ulong, 0, ULONG_MAX)                                           \
+  SG_FLOAT_OPS(M, float)                                                       \
+  SG_FLOAT_OPS(M, double)                                                      \
+  SG_FLOAT_OPS(M, half)                                                        \
+  M(int, logical_and, 1, SG_LAND)                                              \
+  M(int, logical_or, 0, SG_LOR)                                                \
+  M(int, logical_xor, 0, SG_LXOR)
 
-SG_CLUSTER_INT(char, CHAR_MIN, CHAR_MAX)
-SG_CLUSTER_INT(uchar, 0, UCHAR_MAX)
-SG_CLUSTER_INT(short, SHRT_MIN, SHRT_MAX)
-SG_CLUSTER_INT(ushort, 0, USHRT_MAX)
-SG_CLUSTER_INT(int, INT_MIN, INT_MAX)
-SG_CLUSTER_INT(uint, 0, UINT_MAX)
-SG_CLUSTER_INT(long, LONG_MIN, LONG_MAX)
-SG_CLUSTER_INT(ulong, 0, ULONG_MAX)
-
-#define SG_CLUSTER_FLOAT(T)                                                    \
-  SG_CLUSTER_REDUCE(T, add, (T)(-0.0), SG_ADD)                                 \
-  SG_CLUSTER_REDUCE(T, mul, (T)1, SG_MUL)                                      \
-  SG_CLUSTER_REDUCE(T, min, (T)INFINITY, fmin)                                 \
-  SG_CLUSTER_REDUCE(T, max, (T)(-INFINITY), fmax)
-
-SG_CLUSTER_FLOAT(float)
-SG_CLUSTER_FLOAT(double)
-SG_CLUSTER_FLOAT(half)
-
-SG_CLUSTER_REDUCE(int, logical_and, 1, SG_LAND)
-SG_CLUSTER_REDUCE(int, logical_or, 0, SG_LOR)
-SG_CLUSTER_REDUCE(int, logical_xor, 0, SG_LXOR)
+SG_FOR_EACH_OP(SG_CLUSTER_REDUCE)
 
 // cl_khr_subgroup_rotate: the value of the work-item delta lanes further
 // round the sub-group (of get_max_sub_group_size() lanes, as SPIR-V's

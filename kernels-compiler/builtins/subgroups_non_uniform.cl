@@ -259,37 +259,5 @@ OVERLOAD uint4 get_sub_group_lt_mask(void) {
   SG_NU_SCAN(T, inclusive, Name, Id, Op, i <= L)                               \
   SG_NU_SCAN(T, exclusive, Name, Id, Op, i < L)
 
-#define SG_NU_INT(T, Min, Max)                                                 \
-  SG_NU_OP(T, add, (T)0, SG_ADD)                                               \
-  SG_NU_OP(T, mul, (T)1, SG_MUL)                                               \
-  SG_NU_OP(T, min, (T)(Max), SG_IMIN)                                          \
-  SG_NU_OP(T, max, (T)(Min), SG_IMAX)                                          \
-  SG_NU_OP(T, and, (T)(~(T)0), SG_AND)                                         \
-  SG_NU_OP(T, or, (T)0, SG_OR)                                                 \
-  SG_NU_OP(T, xor, (T)0, SG_XOR)
-
-SG_NU_INT(char, CHAR_MIN, CHAR_MAX)
-SG_NU_INT(uchar, 0, UCHAR_MAX)
-SG_NU_INT(short, SHRT_MIN, SHRT_MAX)
-SG_NU_INT(ushort, 0, USHRT_MAX)
-SG_NU_INT(int, INT_MIN, INT_MAX)
-SG_NU_INT(uint, 0, UINT_MAX)
-SG_NU_INT(long, LONG_MIN, LONG_MAX)
-SG_NU_INT(ulong, 0, ULONG_MAX)
-
-// -0.0 is the identity of IEEE addition; fmin/fmax ignore a NaN operand.
-#define SG_NU_FLOAT(T)                                                         \
-  SG_NU_OP(T, add, (T)(-0.0), SG_ADD)                                          \
-  SG_NU_OP(T, mul, (T)1, SG_MUL)                                               \
-  SG_NU_OP(T, min, (T)INFINITY, fmin)                                          \
-  SG_NU_OP(T, max, (T)(-INFINITY), fmax)
-
-SG_NU_FLOAT(float)
-SG_NU_FLOAT(double)
-SG_NU_FLOAT(half)
-
-// The logical operations take and give 0 or 1.
-#define SG_NU_LOGICAL(Name, Id, Op) SG_NU_OP(int, logical_##Name, Id, Op)
-SG_NU_LOGICAL(and, 1, SG_LAND)
-SG_NU_LOGICAL(or, 0, SG_LOR)
-SG_NU_LOGICAL(xor, 0, SG_LXOR)
+// Every operation of subgroups.cl's table.
+SG_FOR_EACH_OP(SG_NU_OP)

@@ -102,9 +102,10 @@ unsigned SubCfgFormation::chunkWidth(const SubCfg &S) const {
   llvm::Attribute A = F.getFnAttribute(SubGroupSizeAttr);
   if (A.isStringAttribute() && A.getValueAsString().getAsInteger(10, W))
     return 0;
-  if (W < 4 || W > 64 || !llvm::isPowerOf2_32(W))
+  if (W < 4 || !llvm::isPowerOf2_32(W))
     return 0;
-  W *= ChunkVectors;
+  // (A required sub-group size of 32 or 64 is not a register's width.)
+  W = std::min(W, 16u) * ChunkVectors;
   for (llvm::BasicBlock *BB : S.Blocks)
     for (llvm::Instruction &I : *BB)
       for (llvm::Value *Op : I.operands())
