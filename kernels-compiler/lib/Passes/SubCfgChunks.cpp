@@ -75,7 +75,7 @@ bool isPlainSlotAddress(const llvm::Instruction &I, const llvm::Value *Array) {
   return true;
 }
 
-// Moves I, computed in Header from values of outer loops only, and what it
+// Moves V, computed in Header from values of outer loops only, and what it
 // depends on in Header to the end of To.
 void hoistInto(llvm::Value *V, llvm::BasicBlock *Header, llvm::BasicBlock *To) {
   auto *I = llvm::dyn_cast<llvm::Instruction>(V);

@@ -65,8 +65,8 @@ inline constexpr llvm::StringLiteral UniformReloadMD = "kc.uniform_reload";
 // waits at its barrier), only those waiting there (the others skip it), or
 // those waiting there, each until it leaves for another barrier (a sub-CFG
 // that loops back to its own barrier, run scalar when few work-items are
-// still in that loop), or those waiting there, in chunks of a vector's
-// width, each chunk until none of them waits there (SubCfgChunks.cpp).
+// still in that loop), or those waiting there, in chunks of ChunkVectors
+// vectors, each chunk until none of them waits there (SubCfgChunks.cpp).
 enum class PassKind { All, Waiting, ToExit, Chunks };
 
 struct SubCfg {

@@ -359,9 +359,9 @@ void SubCfgFormation::replicate() {
   // also runs each waiting work-item to its exit from the loop when fewer
   // than one in ScalarFraction waits there: a pass over every work-item per
   // iteration would cost more than scalar iterations.
-  // A divergent loop's sub-CFG runs in chunks where the pass's x size is
-  // a multiple of the chunk width (SubCfgChunks.cpp), whether or not every
-  // work-item waits there.
+  // A divergent loop's sub-CFG runs in chunks where the pass's work-items
+  // are a multiple of the chunk width (SubCfgChunks.cpp), whether or not
+  // every work-item waits there.
   struct Passes {
     llvm::BasicBlock *All, *Waiting, *ToExit, *Chunks;
   };
