@@ -125,9 +125,8 @@ kernel void k(global const float *x, global const float *y, global float *out) {
 // (builtins/exp_log.cl): inlined, the vectorized loop calls no function for
 // them and computes on vectors.
 TEST_CASE("exp and log are arithmetic the work-item loop vectorizes", "[compiler][vector-math]") {
+    // Whatever libmvec the host has: no call is expected.
     kc::HostTarget Host = kc::detectHostTarget();
-    if (!haveVectorMath(Host))
-        return;
     for (auto [Fn, Type] : {std::pair{"exp", "float"}, {"exp", "double"}, {"log", "float"}}) {
         INFO(Fn << " " << Type);
         std::set<std::string> Called = calledFunctions(oneArgumentKernel(Fn, Type), Host);
