@@ -8,6 +8,7 @@
 
 #include <llvm/ADT/APFloat.h>
 #include <llvm/ADT/FloatingPointMode.h>
+#include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -72,15 +73,29 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const HostTarget &Host,
   return TM;
 }
 
+bool hasAVX512(const HostTarget &Host) {
+  llvm::SmallVector<llvm::StringRef, 64> Features;
+  llvm::StringRef(Host.Features).split(Features, ',');
+  return llvm::is_contained(Features, "+avx512f");
+}
+
 void prepareForTarget(llvm::Module &M, llvm::TargetMachine &TM,
                       const HostTarget &Host) {
   M.setTargetTriple(Host.Triple);
   M.setDataLayout(TM.createDataLayout());
+  // With AVX-512, 512-bit vectors live in zmm registers, also as call
+  // arguments: libmvec's AVX-512 variants (_ZGVeN16v_sinf) take and return
+  // zmm. On CPUs for which LLVM prefers 256-bit vectors (Intel's), a
+  // function without this attribute passes a 512-bit argument as two ymm
+  // halves, and the variant would compute its upper lanes from garbage.
+  const bool ZmmArguments = hasAVX512(Host);
   for (llvm::Function &F : M) {
     if (F.isDeclaration())
       continue;
     F.addFnAttr("target-cpu", Host.CPU);
     F.addFnAttr("target-features", Host.Features);
+    if (ZmmArguments)
+      F.addFnAttr("min-legal-vector-width", "512");
   }
 }
 
