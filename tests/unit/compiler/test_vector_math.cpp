@@ -12,6 +12,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -104,37 +105,49 @@ TEST_CASE("vectorized work-item loops call the vector variants of the math funct
         }
     }
     // Two arguments.
+    // pow float is the library's own (below); pow double is libmvec's.
     std::set<std::string> Called = calledFunctions(R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
 kernel void k(global const float *x, global const float *y, global float *out) {
     size_t i = get_global_id(0);
-    out[i] = pow(x[i], y[i]) + atan2(x[i], y[i]);
+    out[i] = pow((double)x[i], (double)y[i]) + atan2(x[i], y[i]);
 }
 )CL",
                                                    Host);
     INFO("calls: " << join(Called));
     bool Pow = false, Atan2 = false;
     for (const std::string& Name : Called) {
-        Pow |= Name.starts_with("_ZGV") && Name.ends_with("vv_powf");
+        Pow |= Name.starts_with("_ZGV") && Name.ends_with("vv_pow");
         Atan2 |= Name.starts_with("_ZGV") && Name.ends_with("vv_atan2f");
     }
     CHECK(Pow);
     CHECK(Atan2);
 }
 
-// exp (float and double) and log (float) are the library's own arithmetic
-// (builtins/exp_log.cl): inlined, the vectorized loop calls no function for
-// them and computes on vectors.
-TEST_CASE("exp and log are arithmetic the work-item loop vectorizes", "[compiler][vector-math]") {
+// exp (float and double), log (float) and pow (float) are the library's own
+// arithmetic (builtins/exp_log.cl): inlined, the vectorized loop calls no
+// function for them and computes on vectors.
+TEST_CASE("exp, log and pow are arithmetic the work-item loop vectorizes",
+          "[compiler][vector-math]") {
     // Whatever libmvec the host has: no call is expected.
     kc::HostTarget Host = kc::detectHostTarget();
-    for (auto [Fn, Type] : {std::pair{"exp", "float"}, {"exp", "double"}, {"log", "float"}}) {
+    const std::string PowKernel = R"CL(
+kernel void k(global const float *x, global const float *y, global float *out) {
+    size_t i = get_global_id(0);
+    out[i] = pow(x[i], y[i]);
+}
+)CL";
+    for (auto [Fn, Type] :
+         {std::pair{"exp", "float"}, {"exp", "double"}, {"log", "float"}, {"pow", "float"}}) {
         INFO(Fn << " " << Type);
-        std::set<std::string> Called = calledFunctions(oneArgumentKernel(Fn, Type), Host);
+        std::set<std::string> Called = calledFunctions(
+            std::string(Fn) == "pow" ? PowKernel : oneArgumentKernel(Fn, Type), Host);
         INFO("calls: " << join(Called));
         bool VectorArithmetic = false;
         for (const std::string& Name : Called) {
             CHECK(Name.find("exp") == std::string::npos);
             CHECK(Name.find("log") == std::string::npos);
+            CHECK(Name.find("pow") == std::string::npos);
             VectorArithmetic |= Name.starts_with("llvm.fmuladd.v");
         }
         CHECK(VectorArithmetic);
@@ -202,6 +215,53 @@ TEST_CASE("the variants follow the host's vector instruction sets", "[compiler][
     CHECK(Called.contains("_ZGVbN4v_sinf"));
     for (const std::string& Name : Called)
         CHECK(!(variantName(Name).starts_with("_ZGVd") || variantName(Name).starts_with("_ZGVe")));
+}
+
+// On CPUs for which LLVM prefers 256-bit vectors (Intel's with AVX-512), a
+// function passes a 512-bit argument in two ymm halves unless its
+// "min-legal-vector-width" (or "prefer-vector-width") is 512; libmvec's
+// AVX-512 variants read zmm0, so every lane above the fourth double of
+// acos(double8) was garbage (CTS math_brute_force: acospi, pown, powr).
+TEST_CASE("calls of 512-bit variants pass zmm registers where 256-bit vectors are preferred",
+          "[compiler][vector-math]") {
+    kc::HostTarget Host = kc::detectHostTarget();
+    if (!haveVectorMath(Host))
+        return;
+    Host.CPU = "icelake-server";
+    Host.Features = "+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512dq,+avx512bw,+evex512";
+    std::unique_ptr<kc::Module> M = kctest::build(R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+kernel void k(global const double8 *in, global double8 *out) {
+    size_t i = get_global_id(0);
+    out[i] = acos(in[i]);
+}
+)CL");
+    llvm::LLVMContext Context;
+    Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
+    std::string Error;
+    std::unique_ptr<llvm::Module> IR =
+        kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(*M), Host, Context, Error);
+    INFO(Error);
+    REQUIRE(IR);
+    auto width = [](const llvm::Function& F, const char* Attribute) {
+        unsigned Bits = 0;
+        if (F.hasFnAttribute(Attribute))
+            F.getFnAttribute(Attribute).getValueAsString().getAsInteger(10, Bits);
+        return Bits;
+    };
+    unsigned Calls = 0;
+    for (const llvm::Function& F : *IR)
+        for (const llvm::BasicBlock& BB : F)
+            for (const llvm::Instruction& I : BB)
+                if (const auto* Call = llvm::dyn_cast<llvm::CallInst>(&I))
+                    if (const llvm::Function* Callee = Call->getCalledFunction();
+                        Callee && Callee->getName().starts_with("_ZGVe")) {
+                        INFO(F.getName().str() << " calls " << Callee->getName().str());
+                        CHECK(std::max(width(F, "min-legal-vector-width"),
+                                       width(F, "prefer-vector-width")) >= 512);
+                        ++Calls;
+                    }
+    CHECK(Calls > 0);
 }
 
 TEST_CASE("-cl-opt-disable and -cl-denorms-are-zero keep math calls scalar",
