@@ -49,12 +49,17 @@
 // smallest barrier id, sub-group barriers first (the machinery of divergent
 // barriers): sub-groups of one work-group may then take different ways.
 // Otherwise they are cut as work-group barriers (less code, faster builds).
+// In such a function, a loop around an __kc_sg_exchange_active also gets a
+// barrier at the end of each latch: the work-items that skip the function
+// on one iteration wait there until those that call it are done, so that
+// each iteration's callers are its active set.
 //
 //===----------------------------------------------------------------------===//
 #include "Passes/Passes.h"
 #include "Passes/Uniformity.h"
 #include "Passes/WorkGroupABI.h"
 
+#include <llvm/ADT/SetVector.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Constants.h>
@@ -254,8 +259,26 @@ bool SubGroups::run() {
     for (llvm::CallInst *Call : *Calls)
       Diverge |= !U.isUniformlyReached(*Call->getParent()) ||
                  U.mayFollowEarlyExit(*Call->getParent());
+  // A non-uniform function in a loop: the work-items of a sub-group that
+  // skip it on one iteration must not run on to the next and meet there
+  // those that wait at it from this one (they would be one active set). A
+  // sub-group barrier at the end of each latch of the loops around it
+  // holds every work-item still in the loop until the iteration's calls
+  // are done: its id, in block order, is above theirs.
+  llvm::SmallSetVector<llvm::BasicBlock *, 4> Latches;
+  if (Diverge)
+    for (llvm::CallInst *Call : Exchanges)
+      if (calleeName(*Call).starts_with(ActiveExchangePrefix))
+        for (llvm::Loop *L = LI.getLoopFor(Call->getParent()); L;
+             L = L->getParentLoop()) {
+          llvm::SmallVector<llvm::BasicBlock *, 2> LoopLatches;
+          L->getLoopLatches(LoopLatches);
+          Latches.insert(LoopLatches.begin(), LoopLatches.end());
+        }
   for (llvm::CallInst *Call : Exchanges)
     lowerExchange(Call, calleeName(*Call).starts_with(ActiveExchangePrefix));
+  for (llvm::BasicBlock *Latch : Latches)
+    barrierBefore(Latch->getTerminator());
   for (llvm::CallInst *Call : Barriers) {
     barrierBefore(Call);
     Call->eraseFromParent();

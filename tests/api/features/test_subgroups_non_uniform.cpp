@@ -514,6 +514,74 @@ SIZE __kernel void shrinking(__global const int* in, __global int* out) {
 }
 )CLC";
 
+// Work-items of a sub-group reaching the calls on different iterations:
+// each iteration's callers are its active set (lane % 3 == k: a third of the
+// lanes each time; bit k of the input: a data-dependent set).
+const char* const rotating_source = R"CLC(
+SIZE __kernel void rotating(__global const int* in, __global int* out) {
+    size_t gid = get_global_id(1) * get_global_size(0) + get_global_id(0);
+    int x = in[gid];
+    uint lane = get_sub_group_local_id();
+    int sum = 0, counts = 0;
+    for (uint k = 0; k < 3; ++k) {
+        if (lane % 3 == k)
+            sum = sub_group_non_uniform_reduce_add(x + (int)k);
+    }
+    for (uint k = 0; k < 4; ++k) {
+        if ((x >> k) & 1)
+            counts |= sub_group_non_uniform_reduce_add(1) << (8 * k);
+    }
+    out[2 * gid] = sum;
+    out[2 * gid + 1] = counts;
+}
+)CLC";
+
+void check_rotating(const Fixture& f, size_t required) {
+    const std::string options = program_options("int", false, required, true);
+    INFO(options);
+    ProgramPtr program = f.build(std::string(branch_macros) + rotating_source, options.c_str());
+    KernelPtr kernel = make_kernel(program.get(), "rotating");
+    const size_t width = sub_group_width(kernel.get(), f.device);
+    for (const Shape& shape : shapes) {
+        const size_t n = shape.global[0] * shape.global[1];
+        const std::vector<cl_int> in = inputs<cl_int>(n, false);
+        MemPtr in_buffer = make_buffer(f.ctx(), in);
+        MemPtr out = make_buffer<cl_int>(f.ctx(), 2 * n);
+        set_arg(kernel.get(), 0, in_buffer);
+        set_arg(kernel.get(), 1, out);
+        run(f.q(), kernel.get(), 2, shape.global, shape.local);
+        const auto got = read_buffer<cl_int>(f.q(), out.get(), 2 * n);
+        size_t wrong = 0;
+        for (const std::vector<size_t>& lanes : sub_groups_of(shape, width)) {
+            for (size_t lane = 0; lane < lanes.size(); ++lane) {
+                const cl_int x = in[lanes[lane]];
+                cl_int want[2] = {0, 0};
+                for (size_t other = 0; other < lanes.size(); ++other)
+                    if (other % 3 == lane % 3)
+                        want[0] += in[lanes[other]] + cl_int(lane % 3);
+                for (unsigned k = 0; k < 4; ++k) {
+                    if (!((x >> k) & 1))
+                        continue;
+                    cl_int count = 0;
+                    for (size_t other = 0; other < lanes.size(); ++other)
+                        count += (in[lanes[other]] >> k) & 1;
+                    want[1] |= count << (8 * k);
+                }
+                const size_t g = lanes[lane];
+                for (size_t k = 0; k < 2; ++k) {
+                    if (got[2 * g + k] != want[k] && wrong++ < 8) {
+                        INFO("local " << shape.local[0] << "x" << shape.local[1] << " work-item "
+                                      << g << " lane " << lane << " result " << k << " got "
+                                      << got[2 * g + k] << " want " << want[k]);
+                        CHECK(got[2 * g + k] == want[k]);
+                    }
+                }
+            }
+        }
+        CHECK(wrong == 0);
+    }
+}
+
 void check_loop(const Fixture& f, size_t required) {
     const std::string options = program_options("int", false, required, true);
     INFO(options);
@@ -630,4 +698,12 @@ TEST_CASE("non-uniform sub-group functions in a loop that fewer work-items take 
     Fixture f;
     for (size_t required : {0, 4, 8})
         check_loop(f, required);
+}
+
+TEST_CASE("non-uniform sub-group functions in a loop that work-items reach on different "
+          "iterations",
+          "[subgroups]") {
+    Fixture f;
+    for (size_t required : {0, 4, 8, 16})
+        check_rotating(f, required);
 }
