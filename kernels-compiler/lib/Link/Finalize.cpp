@@ -82,6 +82,7 @@ bool finalizeExecutable(llvm::Module &M, const BuildOptions &Options,
   // The user's code carries its math options as instruction flags; the
   // builtins keep their exact semantics once inlined.
   removeFastMathAttributes(M);
+  keepHalfDivisionsExact(M);
   if (!linkBuiltins(M, Log))
     return false;
   prepareFunctions(M);

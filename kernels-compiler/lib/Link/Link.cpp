@@ -78,6 +78,19 @@ void applyMathOptions(llvm::Module &M, const BuildOptions &Options) {
   }
 }
 
+void keepHalfDivisionsExact(llvm::Module &M) {
+  for (llvm::Function &F : M)
+    for (llvm::BasicBlock &BB : F)
+      for (llvm::Instruction &I : BB)
+        if (llvm::isa<llvm::FPMathOperator>(I) &&
+            I.getType()->getScalarType()->isHalfTy() &&
+            I.getFastMathFlags().allowReciprocal()) {
+          llvm::FastMathFlags Flags = I.getFastMathFlags();
+          Flags.setAllowReciprocal(false);
+          I.copyFastMathFlags(Flags); // setFastMathFlags would OR them
+        }
+}
+
 void removeFastMathAttributes(llvm::Module &M) {
   for (llvm::Function &F : M)
     for (const char *Name : {"unsafe-fp-math", "no-infs-fp-math",

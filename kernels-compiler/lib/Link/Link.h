@@ -38,6 +38,13 @@ linkModules(llvm::LLVMContext &Context,
 // backend applies those to the builtins inlined into the function too.
 void applyMathOptions(llvm::Module &M, const BuildOptions &Options);
 
+// Half operations lose the reciprocal flag (-cl-fast-relaxed-math,
+// -cl-unsafe-math-optimizations): with AVX512-FP16 a division allowed one
+// becomes vrcpph and a multiply, and 2^-24 has no reciprocal in half (2^24
+// overflows): 0 / 2^-24 gave NaN, and other quotients missed the relaxed
+// limit of 1 ulp (conformance/math --relaxed).
+void keepHalfDivisionsExact(llvm::Module &M);
+
 // Removes the function-level fast-math attributes ("unsafe-fp-math",
 // "no-infs-fp-math", "no-nans-fp-math", "approx-func-fp-math",
 // "no-signed-zeros-fp-math", "less-precise-fpmad") from every function of M,

@@ -89,3 +89,55 @@ TEST_CASE("relaxed math options stay on the kernel's own instructions", "[compil
         CHECK(D.Library >= 1);
     }
 }
+
+// Half divisions keep no reciprocal flag: with AVX512-FP16 one allowed a
+// reciprocal becomes vrcpph and a multiply, and 0 / 2^-24 was NaN (2^24
+// overflows half). The other relaxed flags stay, and float keeps them all.
+TEST_CASE("relaxed half divisions are divisions", "[compiler][math]") {
+    const char* HalfSource = R"CL(
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+kernel void k(global const half *a, global const half *b, global const float *c,
+              global half *out, global float *f) {
+    size_t i = get_global_id(0);
+    out[i] = a[i] / b[i];
+    f[i] = c[i] / (float)i;
+}
+)CL";
+    auto check = [](const kc::Module& M) {
+        llvm::LLVMContext Context;
+        std::string Error;
+        std::unique_ptr<llvm::Module> IR =
+            static_cast<const kc::ModuleImpl&>(M).load(Context, Error);
+        INFO(Error);
+        REQUIRE(IR);
+        const llvm::Function* WG = IR->getFunction("k_wg");
+        REQUIRE(WG);
+        int Half = 0, Float = 0;
+        for (const llvm::BasicBlock& BB : *WG)
+            for (const llvm::Instruction& I : BB) {
+                if (I.getOpcode() != llvm::Instruction::FDiv)
+                    continue;
+                if (I.getType()->getScalarType()->isHalfTy()) {
+                    ++Half;
+                    CHECK_FALSE(I.hasAllowReciprocal());
+                    CHECK(I.hasAllowReassoc());
+                } else {
+                    ++Float;
+                    CHECK(I.hasAllowReciprocal());
+                }
+            }
+        CHECK(Half >= 1);
+        CHECK(Float >= 1);
+    };
+    kc::DeviceTarget Target = kctest::cpuTarget();
+    Target.Extensions.push_back("cl_khr_fp16");
+    Target.OpenCLCFeatures.push_back("__opencl_c_fp16");
+    const kc::Compiler C(Target);
+    for (const char* Options : {"-cl-fast-relaxed-math", "-cl-unsafe-math-optimizations"}) {
+        INFO(Options);
+        kc::BuildResult R = C.build(HalfSource, Options);
+        INFO(R.Log);
+        REQUIRE(R.Output);
+        check(*R.Output);
+    }
+}
