@@ -33,16 +33,24 @@ bool haveVectorMath(const kc::HostTarget& Host) {
 }
 
 // The names of the functions called in the host-optimized IR of Source.
-std::set<std::string> calledFunctions(const std::string& Source, const kc::HostTarget& Host,
-                                      const std::string& Options = "") {
+// The host-optimized IR of Source, in Context.
+std::unique_ptr<llvm::Module> optimizedIR(const std::string& Source, const kc::HostTarget& Host,
+                                          llvm::LLVMContext& Context,
+                                          const std::string& Options = "") {
     std::unique_ptr<kc::Module> M = kctest::build(Source, Options);
-    llvm::LLVMContext Context;
     Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
     std::string Error;
     std::unique_ptr<llvm::Module> IR =
         kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(*M), Host, Context, Error);
     INFO(Error);
     REQUIRE(IR);
+    return IR;
+}
+
+std::set<std::string> calledFunctions(const std::string& Source, const kc::HostTarget& Host,
+                                      const std::string& Options = "") {
+    llvm::LLVMContext Context;
+    std::unique_ptr<llvm::Module> IR = optimizedIR(Source, Host, Context, Options);
     std::set<std::string> Names;
     for (const llvm::Function& F : *IR)
         for (const llvm::BasicBlock& BB : F)
@@ -231,19 +239,14 @@ TEST_CASE("calls of 512-bit variants pass zmm registers where 256-bit vectors ar
     Host.Features = "+avx,+avx2,+fma,+avx512f,+avx512vl,+avx512dq,+avx512bw,+evex512";
     // acospi(float) is acos(double) scaled: the float loop of 8 lanes calls
     // the 8-double variant.
-    std::unique_ptr<kc::Module> M = kctest::build(R"CL(
+    llvm::LLVMContext Context;
+    std::unique_ptr<llvm::Module> IR = optimizedIR(R"CL(
 kernel void k(global const float *in, global float *out) {
     size_t i = get_global_id(0);
     out[i] = acospi(in[i]);
 }
-)CL");
-    llvm::LLVMContext Context;
-    Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
-    std::string Error;
-    std::unique_ptr<llvm::Module> IR =
-        kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(*M), Host, Context, Error);
-    INFO(Error);
-    REQUIRE(IR);
+)CL",
+                                                   Host, Context);
     auto width = [](const llvm::Function& F, const char* Attribute) {
         unsigned Bits = 0;
         if (F.hasFnAttribute(Attribute))
