@@ -53,6 +53,12 @@ HostTarget detectHostTarget() {
   return Host;
 }
 
+bool hasFeature(const HostTarget &Host, llvm::StringRef Feature) {
+  llvm::SmallVector<llvm::StringRef, 64> Features;
+  llvm::StringRef(Host.Features).split(Features, ',');
+  return llvm::is_contained(Features, ("+" + Feature).str());
+}
+
 namespace {
 
 std::unique_ptr<llvm::TargetMachine> createTargetMachine(const HostTarget &Host,
@@ -73,12 +79,6 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(const HostTarget &Host,
   return TM;
 }
 
-bool hasAVX512(const HostTarget &Host) {
-  llvm::SmallVector<llvm::StringRef, 64> Features;
-  llvm::StringRef(Host.Features).split(Features, ',');
-  return llvm::is_contained(Features, "+avx512f");
-}
-
 void prepareForTarget(llvm::Module &M, llvm::TargetMachine &TM,
                       const HostTarget &Host) {
   M.setTargetTriple(Host.Triple);
@@ -92,7 +92,7 @@ void prepareForTarget(llvm::Module &M, llvm::TargetMachine &TM,
   // Xeon), and without "min-legal-vector-width" a 512-bit argument was
   // passed as two ymm halves, the variant computing its upper lanes from
   // garbage.
-  const bool Zmm = hasAVX512(Host);
+  const bool Zmm = hasFeature(Host, "avx512f");
   for (llvm::Function &F : M) {
     if (F.isDeclaration())
       continue;

@@ -28,6 +28,8 @@ struct HostTarget {
   std::string Features; // "+avx2,+fma,-avx512f,..."
 };
 HostTarget detectHostTarget();
+// Whether Host.Features enables Feature ("avx512f": "+avx512f" is listed).
+bool hasFeature(const HostTarget &Host, llvm::StringRef Feature);
 
 // Module flag set on executables built with -cl-opt-disable.
 inline constexpr const char *OptDisableFlag = "kc.opt-disable";

@@ -63,12 +63,6 @@ struct VectorISA {
   unsigned DoubleLanes;
 };
 
-bool hasFeature(const HostTarget &Host, llvm::StringRef Feature) {
-  llvm::SmallVector<llvm::StringRef, 64> Features;
-  llvm::StringRef(Host.Features).split(Features, ',');
-  return llvm::is_contained(Features, ("+" + Feature).str());
-}
-
 // SSE (x86-64's baseline), AVX or AVX2 for 256 bits, AVX-512 for 512 bits.
 std::vector<VectorISA> vectorISAs(const HostTarget &Host) {
   std::vector<VectorISA> ISAs;
