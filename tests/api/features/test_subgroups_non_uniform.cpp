@@ -536,44 +536,41 @@ SIZE __kernel void rotating(__global const int* in, __global int* out) {
 }
 )CLC";
 
-void check_rotating(const Fixture& f, size_t required) {
+// Builds source (int sub-groups of the required size, or the default),
+// runs kernel_name(in, out) on every shape, where each work-item writes
+// `results` ints, and compares them with want(in, lanes of its sub-group,
+// its lane, the expected values).
+using Want =
+    std::function<void(const std::vector<cl_int>&, const std::vector<size_t>&, size_t, cl_int*)>;
+void check_lanes(const Fixture& f, const char* source, const char* kernel_name, size_t required,
+                 size_t results, const Want& want) {
     const std::string options = program_options("int", false, required, true);
     INFO(options);
-    ProgramPtr program = f.build(std::string(branch_macros) + rotating_source, options.c_str());
-    KernelPtr kernel = make_kernel(program.get(), "rotating");
+    ProgramPtr program = f.build(std::string(branch_macros) + source, options.c_str());
+    KernelPtr kernel = make_kernel(program.get(), kernel_name);
     const size_t width = sub_group_width(kernel.get(), f.device);
     for (const Shape& shape : shapes) {
         const size_t n = shape.global[0] * shape.global[1];
         const std::vector<cl_int> in = inputs<cl_int>(n, false);
         MemPtr in_buffer = make_buffer(f.ctx(), in);
-        MemPtr out = make_buffer<cl_int>(f.ctx(), 2 * n);
+        MemPtr out = make_buffer<cl_int>(f.ctx(), results * n);
         set_arg(kernel.get(), 0, in_buffer);
         set_arg(kernel.get(), 1, out);
         run(f.q(), kernel.get(), 2, shape.global, shape.local);
-        const auto got = read_buffer<cl_int>(f.q(), out.get(), 2 * n);
+        const auto got = read_buffer<cl_int>(f.q(), out.get(), results * n);
         size_t wrong = 0;
+        std::vector<cl_int> expected(results);
         for (const std::vector<size_t>& lanes : sub_groups_of(shape, width)) {
             for (size_t lane = 0; lane < lanes.size(); ++lane) {
-                const cl_int x = in[lanes[lane]];
-                cl_int want[2] = {0, 0};
-                for (size_t other = 0; other < lanes.size(); ++other)
-                    if (other % 3 == lane % 3)
-                        want[0] += in[lanes[other]] + cl_int(lane % 3);
-                for (unsigned k = 0; k < 4; ++k) {
-                    if (!((x >> k) & 1))
-                        continue;
-                    cl_int count = 0;
-                    for (size_t other = 0; other < lanes.size(); ++other)
-                        count += (in[lanes[other]] >> k) & 1;
-                    want[1] |= count << (8 * k);
-                }
+                std::fill(expected.begin(), expected.end(), 0);
+                want(in, lanes, lane, expected.data());
                 const size_t g = lanes[lane];
-                for (size_t k = 0; k < 2; ++k) {
-                    if (got[2 * g + k] != want[k] && wrong++ < 8) {
+                for (size_t k = 0; k < results; ++k) {
+                    if (got[results * g + k] != expected[k] && wrong++ < 8) {
                         INFO("local " << shape.local[0] << "x" << shape.local[1] << " work-item "
                                       << g << " lane " << lane << " result " << k << " got "
-                                      << got[2 * g + k] << " want " << want[k]);
-                        CHECK(got[2 * g + k] == want[k]);
+                                      << got[results * g + k] << " want " << expected[k]);
+                        CHECK(got[results * g + k] == expected[k]);
                     }
                 }
             }
@@ -582,49 +579,41 @@ void check_rotating(const Fixture& f, size_t required) {
     }
 }
 
+void check_rotating(const Fixture& f, size_t required) {
+    check_lanes(f, rotating_source, "rotating", required, 2,
+                [](const std::vector<cl_int>& in, const std::vector<size_t>& lanes, size_t lane,
+                   cl_int* want) {
+                    const cl_int x = in[lanes[lane]];
+                    for (size_t other = 0; other < lanes.size(); ++other)
+                        if (other % 3 == lane % 3)
+                            want[0] += in[lanes[other]] + cl_int(lane % 3);
+                    for (unsigned k = 0; k < 4; ++k) {
+                        if (!((x >> k) & 1))
+                            continue;
+                        cl_int count = 0;
+                        for (size_t other = 0; other < lanes.size(); ++other)
+                            count += (in[lanes[other]] >> k) & 1;
+                        want[1] |= count << (8 * k);
+                    }
+                });
+}
+
 void check_loop(const Fixture& f, size_t required) {
-    const std::string options = program_options("int", false, required, true);
-    INFO(options);
-    ProgramPtr program = f.build(std::string(branch_macros) + loop_source, options.c_str());
-    KernelPtr kernel = make_kernel(program.get(), "shrinking");
-    const size_t width = sub_group_width(kernel.get(), f.device);
-    for (const Shape& shape : shapes) {
-        const size_t n = shape.global[0] * shape.global[1];
-        const std::vector<cl_int> in = inputs<cl_int>(n, false);
-        MemPtr in_buffer = make_buffer(f.ctx(), in);
-        MemPtr out = make_buffer<cl_int>(f.ctx(), 3 * n);
-        set_arg(kernel.get(), 0, in_buffer);
-        set_arg(kernel.get(), 1, out);
-        run(f.q(), kernel.get(), 2, shape.global, shape.local);
-        const auto got = read_buffer<cl_int>(f.q(), out.get(), 3 * n);
-        size_t wrong = 0;
-        for (const std::vector<size_t>& lanes : sub_groups_of(shape, width)) {
-            for (size_t lane = 0; lane < lanes.size(); ++lane) {
-                cl_int want[3] = {0, 0, 0};
-                for (size_t k = 0; k < 6 && k <= lane; ++k) {
-                    cl_int total = 0, below = 0;
-                    for (size_t other = k; other < lanes.size(); ++other) {
-                        total += in[lanes[other]] + cl_int(k);
-                        if (other < lane)
-                            below += in[lanes[other]] + cl_int(k);
+    check_lanes(f, loop_source, "shrinking", required, 3,
+                [](const std::vector<cl_int>& in, const std::vector<size_t>& lanes, size_t lane,
+                   cl_int* want) {
+                    for (size_t k = 0; k < 6 && k <= lane; ++k) {
+                        cl_int total = 0, below = 0;
+                        for (size_t other = k; other < lanes.size(); ++other) {
+                            total += in[lanes[other]] + cl_int(k);
+                            if (other < lane)
+                                below += in[lanes[other]] + cl_int(k);
+                        }
+                        want[0] += static_cast<cl_int>(static_cast<uint32_t>(total) << (4 * k));
+                        want[1] += static_cast<cl_int>(static_cast<uint32_t>(below) << (4 * k));
+                        want[2] |= cl_int(lane == k) << k;
                     }
-                    want[0] += static_cast<cl_int>(static_cast<uint32_t>(total) << (4 * k));
-                    want[1] += static_cast<cl_int>(static_cast<uint32_t>(below) << (4 * k));
-                    want[2] |= cl_int(lane == k) << k;
-                }
-                const size_t g = lanes[lane];
-                for (size_t k = 0; k < 3; ++k) {
-                    if (got[3 * g + k] != want[k] && wrong++ < 8) {
-                        INFO("local " << shape.local[0] << "x" << shape.local[1] << " work-item "
-                                      << g << " lane " << lane << " result " << k << " got "
-                                      << got[3 * g + k] << " want " << want[k]);
-                        CHECK(got[3 * g + k] == want[k]);
-                    }
-                }
-            }
-        }
-        CHECK(wrong == 0);
-    }
+                });
 }
 
 } // namespace
