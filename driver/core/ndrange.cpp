@@ -3,6 +3,8 @@
 #include "core/context.hpp"
 #include "core/device.hpp"
 #include "core/image.hpp"
+#include "memory/shared_pages.hpp"
+#include "runtime/launcher.hpp"
 #include "support/small_vector.hpp"
 
 #include <algorithm>
@@ -196,11 +198,15 @@ Result<Event*> enqueue_kernel(CommandQueue& queue, Kernel& kernel, const NDRange
         }
         // The kernel (and so its program's native code) lives as long as
         // the command, whatever the application releases meanwhile.
+        // While it runs, the shared allocations of a discrete-memory device
+        // come to the device block by block as it touches them.
         return [function, pool, range, local_bytes = p.local_bytes, empty,
-                descriptors = std::move(descriptors), args = std::move(p.snapshot.buffer),
-                keep = Ref<Kernel>(&kernel)]() -> cl_int {
-            if (!empty)
-                runtime::run_ndrange(*pool, function, args.data(), range, local_bytes);
+                domain = queue.memory_domain(), descriptors = std::move(descriptors),
+                args = std::move(p.snapshot.buffer), keep = Ref<Kernel>(&kernel)]() -> cl_int {
+            if (!empty) {
+                const memory::DeviceAccess access(domain);
+                runtime::run_ndrange(*pool, function, args.data(), range, local_bytes, domain);
+            }
             return CL_SUCCESS;
         };
     };

@@ -39,6 +39,24 @@ void migrate_pages(const Context& context, const memory::Domain& domain, const v
         (void)domain.bind(reinterpret_cast<void*>(begin), end - begin);
 }
 
+// Moves the blocks of [ptr, ptr + size) of a shared allocation of a
+// discrete-memory device to domain (nullptr: to the host) when it is that
+// device's or the host's; false when ptr is in no such allocation.
+bool migrate_shared_pages(const Context& context, const memory::Domain* domain, const void* ptr,
+                          size_t size, bool to_host, bool discard) {
+    const auto allocation = context.usm().find(ptr);
+    if (!allocation || allocation->kind != memory::UsmKind::shared)
+        return false;
+    memory::SharedPages* pages = context.usm().shared_pages(allocation->base);
+    if (!pages)
+        return false;
+    const bool to_device = !to_host && domain && domain->id() == pages->device_domain();
+    if (to_device || to_host || !domain)
+        pages->migrate(static_cast<size_t>(static_cast<const std::byte*>(ptr) - allocation->base),
+                       size, to_device, discard);
+    return true;
+}
+
 } // namespace
 
 Event::Work PointerFill::work(const CommandQueue& queue) const {
@@ -61,7 +79,10 @@ Event::Work PointerMigrate::work(const CommandQueue& queue) const {
     const memory::Domain* domain = nullptr;
     if (!to_host && queue.memory_domain() != 0)
         domain = &queue.domain();
-    return [context = &queue.context(), domain, ptr = ptr, size = size]() -> cl_int {
+    return [context = &queue.context(), domain, ptr = ptr, size = size, to_host = to_host,
+            discard = discard]() -> cl_int {
+        if (migrate_shared_pages(*context, domain, ptr, size, to_host, discard))
+            return CL_SUCCESS;
         if (domain)
             migrate_pages(*context, *domain, ptr, size);
         return CL_SUCCESS;

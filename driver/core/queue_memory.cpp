@@ -4,7 +4,6 @@
 #include "runtime/thread_pool.hpp"
 #include "support/cl_strings.hpp"
 #include "support/clock.hpp"
-#include "support/config.hpp"
 #include "support/log.hpp"
 #include "support/small_vector.hpp"
 
@@ -24,26 +23,11 @@ void prune(std::vector<Ref<Event>>& events) {
     std::erase_if(events, [](const Ref<Event>& event) { return event->is_terminal(); });
 }
 
-// The cost model of copies to or from a discrete-memory device
-// (USMCL_DISCRETE_BANDWIDTH, USMCL_DISCRETE_LATENCY): how long a copy of
-// size bytes takes at least, in nanoseconds; 0 without the model.
-std::uint64_t modeled_copy_ns(const memory::Domain& from, const memory::Domain& to,
-                              std::uint64_t size) {
-    const support::Config& config = support::config();
-    if (!from.has_region() && !to.has_region())
-        return 0;
-    std::uint64_t ns = std::uint64_t(config.discrete_latency) * 1000;
-    if (config.discrete_bandwidth != 0)
-        ns += static_cast<std::uint64_t>(static_cast<double>(size) * 1e9 /
-                                         static_cast<double>(config.discrete_bandwidth));
-    return ns;
-}
-
 // What ends a copy of size bytes from one domain to another that began at
 // start: the wait the cost model asks for, and the count.
 void hold_to_cost_model(const memory::Domain& from, const memory::Domain& to, std::uint64_t size,
                         std::uint64_t start) {
-    const std::uint64_t modeled = modeled_copy_ns(from, to, size);
+    const std::uint64_t modeled = memory::modeled_copy_ns(from, to, size);
     const std::uint64_t took = support::monotonic_ns() - start;
     if (modeled > took)
         std::this_thread::sleep_for(std::chrono::nanoseconds(modeled - took));

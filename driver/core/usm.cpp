@@ -4,6 +4,8 @@
 #include "core/event.hpp"
 #include "core/platform.hpp"
 #include "memory/device_pool.hpp"
+#include "runtime/launcher.hpp"
+#include "support/config.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -16,7 +18,9 @@ using memory::UsmKind;
 
 // Where host, shared and SVM allocations live: host memory, or the NUMA
 // domain of the device. Never a discrete-memory device's region: the host
-// must reach shared memory, and the region holds device memory only.
+// must reach shared memory, and the region holds device memory only (the
+// shared allocations of a discrete device start on the host and move block
+// by block: memory/shared_pages.hpp).
 const memory::Domain& domain_of(const Device* device) {
     const auto& domains = Platform::instance().memory_domains();
     const memory::Domain& domain = *domains[device ? device->memory_domain() : 0];
@@ -44,12 +48,24 @@ UsmAllocations::~UsmAllocations() {
 
 Result<void*> UsmAllocations::allocate(const Request& request) {
     std::byte* address = nullptr;
+    std::unique_ptr<memory::SharedPages> pages;
+    const auto& domains = Platform::instance().memory_domains();
     switch (request.kind) {
     case UsmKind::host:
     case UsmKind::svm: address = domain_of(nullptr).allocate(request.size); break;
     // Shared memory of a device with a NUMA domain of its own is bound to
     // that node, as the domain's buffer instances are.
-    case UsmKind::shared: address = domain_of(request.device).allocate(request.size); break;
+    case UsmKind::shared:
+        if (request.device && domains[request.device->memory_domain()]->has_region() &&
+            support::config().discrete_shared_pages) {
+            pages = memory::SharedPages::create(
+                *domains[0], *domains[request.device->memory_domain()], request.size,
+                &runtime::kernel_memory_domain);
+            address = pages ? pages->base() : nullptr;
+        } else {
+            address = domain_of(request.device).allocate(request.size);
+        }
+        break;
     case UsmKind::device:
         address = request.device->usm_pool().allocate(
             request.size, std::max<std::size_t>(request.alignment, memory::instance_alignment));
@@ -61,9 +77,14 @@ Result<void*> UsmAllocations::allocate(const Request& request) {
     const memory::UsmAllocation allocation{address, request.size, request.device, request.kind,
                                            static_cast<std::uint8_t>(request.flags)};
     try {
+        if (pages) {
+            std::lock_guard lock(pages_mutex_);
+            pages_.emplace(address, std::move(pages));
+        }
         registry_.insert(allocation);
     } catch (const std::bad_alloc&) {
-        release_memory(allocation);
+        if (!pages) // else the pages were never recorded, and go with it
+            release_memory(allocation);
         return Status(CL_OUT_OF_HOST_MEMORY, "no memory for the allocation's bookkeeping");
     }
     USMCL_LOG(usm, "%s allocation %p, %zu bytes", kind_name(request.kind),
@@ -76,12 +97,30 @@ void UsmAllocations::release_memory(const memory::UsmAllocation& allocation) {
     switch (allocation.kind) {
     case UsmKind::host:
     case UsmKind::svm: domain_of(nullptr).release(allocation.base, allocation.size); break;
-    case UsmKind::shared: domain_of(device).release(allocation.base, allocation.size); break;
+    case UsmKind::shared: {
+        std::unique_ptr<memory::SharedPages> pages;
+        {
+            std::lock_guard lock(pages_mutex_);
+            if (auto it = pages_.find(allocation.base); it != pages_.end()) {
+                pages = std::move(it->second);
+                pages_.erase(it);
+            }
+        }
+        if (!pages)
+            domain_of(device).release(allocation.base, allocation.size);
+        break;
+    }
     case UsmKind::device:
         // The pool outlives the allocation: the context holds the device.
         const_cast<Device*>(device)->usm_pool().free(allocation.base, allocation.size);
         break;
     }
+}
+
+memory::SharedPages* UsmAllocations::shared_pages(const void* base) const {
+    std::lock_guard lock(pages_mutex_);
+    const auto it = pages_.find(base);
+    return it == pages_.end() ? nullptr : it->second.get();
 }
 
 Status UsmAllocations::free(void* base) {

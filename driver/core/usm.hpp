@@ -6,14 +6,17 @@
 
 #include "core/object.hpp"
 #include "core/result.hpp"
+#include "memory/shared_pages.hpp"
 #include "memory/usm_registry.hpp"
 #include "support/small_vector.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 namespace usmcl::core {
@@ -52,6 +55,9 @@ public:
     std::optional<memory::UsmAllocation> find(const void* address) const {
         return registry_.find(address);
     }
+    // The migrating pages of a shared allocation of a discrete-memory device
+    // that starts at base (memory/shared_pages.hpp), or nullptr.
+    memory::SharedPages* shared_pages(const void* base) const;
     std::size_t live_allocations() const { return registry_.size(); }
     std::size_t bookkeeping_bytes() const { return registry_.bookkeeping_bytes(); }
 
@@ -74,6 +80,8 @@ private:
     void prune_locked();
 
     memory::UsmRegistry registry_;
+    mutable std::mutex pages_mutex_;
+    std::unordered_map<const void*, std::unique_ptr<memory::SharedPages>> pages_;
     std::mutex uses_mutex_;
     std::vector<Use> uses_;
     std::size_t prune_at_ = 64;

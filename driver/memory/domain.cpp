@@ -1,6 +1,7 @@
 #include "memory/domain.hpp"
 
 #include "memory/huge_pages.hpp"
+#include "support/config.hpp"
 #include "support/log.hpp"
 
 #include <cstdlib>
@@ -199,6 +200,17 @@ void Domain::release(std::byte* address, size_t size) const {
         munmap(address, size);
     else
         std::free(address);
+}
+
+std::uint64_t modeled_copy_ns(const Domain& from, const Domain& to, std::uint64_t size) {
+    const support::Config& config = support::config();
+    if (!from.has_region() && !to.has_region())
+        return 0;
+    std::uint64_t ns = std::uint64_t(config.discrete_latency) * 1000;
+    if (config.discrete_bandwidth != 0)
+        ns += static_cast<std::uint64_t>(static_cast<double>(size) * 1e9 /
+                                         static_cast<double>(config.discrete_bandwidth));
+    return ns;
 }
 
 } // namespace usmcl::memory

@@ -109,4 +109,10 @@ private:
     mutable Counters counters_;
 };
 
+// The cost model of copies to or from a discrete-memory device
+// (USMCL_DISCRETE_BANDWIDTH, USMCL_DISCRETE_LATENCY): how long a copy of
+// size bytes from one domain to another takes at least, in nanoseconds; 0
+// without the model or between domains without a region.
+std::uint64_t modeled_copy_ns(const Domain& from, const Domain& to, std::uint64_t size);
+
 } // namespace usmcl::memory

@@ -14,6 +14,24 @@
 namespace usmcl::runtime {
 namespace {
 
+// The memory domain of the kernel the calling thread runs (initial-exec:
+// read from a signal handler, it must not allocate).
+[[gnu::tls_model("initial-exec")]] thread_local std::uint32_t running_domain = 0;
+
+// Sets running_domain for the groups of one chunk.
+class DomainScope {
+public:
+    explicit DomainScope(std::uint32_t domain) : previous_(running_domain) {
+        running_domain = domain;
+    }
+    ~DomainScope() { running_domain = previous_; }
+    DomainScope(const DomainScope&) = delete;
+    DomainScope& operator=(const DomainScope&) = delete;
+
+private:
+    std::uint32_t previous_;
+};
+
 // The local memory arena of the calling thread, grown on demand.
 char* local_arena(std::size_t bytes) {
     struct Arena {
@@ -101,8 +119,13 @@ private:
 
 } // namespace
 
+std::uint32_t kernel_memory_domain() {
+    return running_domain;
+}
+
 void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* args,
-                 const NDRange& range, std::size_t local_memory_bytes) {
+                 const NDRange& range, std::size_t local_memory_bytes,
+                 std::uint32_t memory_domain) {
     kc::LaunchContext base{};
     base.WorkDim = range.dimensions;
     std::uint64_t groups_total = 1;
@@ -126,6 +149,7 @@ void run_ndrange(ThreadPool& pool, kc::WorkGroupFunction function, const char* a
     const std::uint64_t chunk_count = (groups_total + per_chunk - 1) / per_chunk;
 
     auto run_chunk = [&](std::size_t chunk) {
+        const DomainScope domain_scope(memory_domain);
         kc::LaunchContext context = base;
         context.LocalMemory = local_arena(std::max<std::size_t>(local_memory_bytes, 1));
         const StackRange stack = thread_stack();

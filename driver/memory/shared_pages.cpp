@@ -1,0 +1,403 @@
+#include "memory/shared_pages.hpp"
+
+#include "memory/domain.hpp"
+#include "support/clock.hpp"
+#include "support/log.hpp"
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace usmcl::memory {
+namespace {
+
+std::size_t page_size() {
+    static const auto size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return size;
+}
+
+// A lock the fault handler may take: no system call, no allocation. It is
+// never held while its holder touches an allocation's own addresses, so a
+// thread that faults never waits for itself.
+class SpinLock {
+public:
+    void lock() {
+        while (locked_.exchange(true, std::memory_order_acquire))
+            while (locked_.load(std::memory_order_relaxed))
+                sched_yield();
+    }
+    void unlock() { locked_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> locked_{false};
+};
+
+// Every SharedPages of the process, sorted by base, and how many kernels of
+// each domain run.
+struct Registry {
+    SpinLock lock;
+    std::vector<SharedPages*> allocations;
+    std::vector<unsigned> running_kernels; // by domain id
+    std::atomic<std::size_t> count{0};
+    std::atomic<SharedPages::ThreadDomain> thread_domain{nullptr};
+    struct sigaction replaced {};
+};
+
+Registry& registry() {
+    static Registry* const instance = new Registry; // never destroyed: faults may come late
+    return *instance;
+}
+
+class RegistryLock {
+public:
+    RegistryLock() : registry_(registry()) { registry_.lock.lock(); }
+    ~RegistryLock() { registry_.lock.unlock(); }
+    RegistryLock(const RegistryLock&) = delete;
+    RegistryLock& operator=(const RegistryLock&) = delete;
+
+private:
+    Registry& registry_;
+};
+
+SharedPages* find_locked(const void* address) {
+    const auto& list = registry().allocations;
+    auto it = std::upper_bound(list.begin(), list.end(), address,
+                               [](const void* a, const SharedPages* pages) {
+                                   return static_cast<const std::byte*>(a) < pages->base();
+                               });
+    if (it == list.begin())
+        return nullptr;
+    SharedPages* pages = *(it - 1);
+    const auto* p = static_cast<const std::byte*>(address);
+    return static_cast<std::size_t>(p - pages->base()) < pages->size() ? pages : nullptr;
+}
+
+// What the cost model asks a copy of bytes between the host and a discrete
+// device to take, slept after the copy by the thread that made it.
+void hold(const Domain& from, const Domain& to, std::size_t bytes, std::uint64_t start) {
+    if (bytes == 0)
+        return;
+    const std::uint64_t modeled = modeled_copy_ns(from, to, bytes);
+    const std::uint64_t took = support::monotonic_ns() - start;
+    if (modeled <= took)
+        return;
+    const std::uint64_t rest = modeled - took;
+    timespec delay{static_cast<time_t>(rest / 1000000000), static_cast<long>(rest % 1000000000)};
+    while (nanosleep(&delay, &delay) != 0) {
+    }
+}
+
+void fault_handler(int signal, siginfo_t* info, void* context);
+
+// Puts fault_handler in place unless it is; what it replaces gets the
+// faults that are not ours. Under the registry's lock.
+void ensure_handler_locked() {
+    struct sigaction current {};
+    if (sigaction(SIGSEGV, nullptr, &current) != 0)
+        return;
+    if ((current.sa_flags & SA_SIGINFO) && current.sa_sigaction == fault_handler)
+        return;
+    struct sigaction ours {};
+    ours.sa_sigaction = fault_handler;
+    ours.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&ours.sa_mask);
+    struct sigaction previous {};
+    if (sigaction(SIGSEGV, &ours, &previous) == 0)
+        registry().replaced = previous;
+}
+
+// Resolves a fault on an address of a shared allocation; false for any
+// other address.
+bool resolve_fault(const void* address) {
+    const SharedPages::ThreadDomain thread_domain =
+        registry().thread_domain.load(std::memory_order_acquire);
+    const DomainId side = thread_domain ? thread_domain() : 0;
+    const std::uint64_t start = support::monotonic_ns();
+    SharedPages::Moved moved;
+    const Domain* host = nullptr;
+    const Domain* device = nullptr;
+    {
+        RegistryLock lock;
+        SharedPages* pages = find_locked(address);
+        if (!pages)
+            return false;
+        pages->on_fault(static_cast<const std::byte*>(address), side, moved);
+        host = &pages->host();
+        device = &pages->device();
+    }
+    if (moved.to_device)
+        hold(*host, *device, moved.to_device, start);
+    if (moved.to_host)
+        hold(*device, *host, moved.to_host, start);
+    return true;
+}
+
+void fault_handler(int signal, siginfo_t* info, void* context) {
+    if (registry().count.load(std::memory_order_acquire) != 0 && resolve_fault(info->si_addr))
+        return;
+    // Not ours: what the handler we replaced would have done.
+    const struct sigaction& replaced = registry().replaced;
+    if ((replaced.sa_flags & SA_SIGINFO) && replaced.sa_sigaction) {
+        replaced.sa_sigaction(signal, info, context);
+        return;
+    }
+    if (replaced.sa_handler != SIG_DFL && replaced.sa_handler != SIG_IGN) {
+        replaced.sa_handler(signal);
+        return;
+    }
+    // The default action: returning faults again, now without us.
+    struct sigaction fallback {};
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(SIGSEGV, &fallback, nullptr);
+}
+
+} // namespace
+
+SharedPages::SharedPages(const Domain& host, const Domain& device, std::byte* base,
+                         std::byte* shadow, std::size_t size, std::size_t mapped)
+    : host_(host), device_(device), base_(base), shadow_(shadow), size_(size), mapped_(mapped),
+      blocks_((mapped + shared_block_bytes - 1) / shared_block_bytes) {}
+
+std::unique_ptr<SharedPages> SharedPages::create(const Domain& host, const Domain& device,
+                                                 std::size_t size, ThreadDomain thread_domain) {
+    const std::size_t page = page_size();
+    const std::size_t mapped = (size + page - 1) / page * page;
+    void* shadow = mmap(nullptr, mapped, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (shadow == MAP_FAILED)
+        return nullptr;
+    // A second mapping of the same pages (old size 0: a shared mapping is
+    // duplicated, not moved).
+    void* base = mremap(shadow, 0, mapped, MREMAP_MAYMOVE);
+    if (base == MAP_FAILED) {
+        munmap(shadow, mapped);
+        return nullptr;
+    }
+    std::unique_ptr<SharedPages> pages(new (std::nothrow) SharedPages(
+        host, device, static_cast<std::byte*>(base), static_cast<std::byte*>(shadow), size,
+        mapped));
+    if (!pages) {
+        munmap(base, mapped);
+        munmap(shadow, mapped);
+        return nullptr;
+    }
+    Registry& r = registry();
+    r.thread_domain.store(thread_domain, std::memory_order_release);
+    RegistryLock lock;
+    ensure_handler_locked();
+    auto& list = r.allocations;
+    list.insert(std::upper_bound(list.begin(), list.end(), pages.get(),
+                                 [](const SharedPages* a, const SharedPages* b) {
+                                     return a->base() < b->base();
+                                 }),
+                pages.get());
+    r.count.fetch_add(1, std::memory_order_release);
+    return pages;
+}
+
+SharedPages::~SharedPages() {
+    {
+        Registry& r = registry();
+        RegistryLock lock;
+        std::erase(r.allocations, this);
+        r.count.fetch_sub(1, std::memory_order_release);
+    }
+    munmap(base_, mapped_);
+    munmap(shadow_, mapped_);
+    for (std::size_t i = 0; i < blocks_.size(); ++i)
+        if (std::byte* range = blocks_[i].device) {
+            // The region's range becomes private memory again (the shared
+            // pages there go), then free for the next instance.
+            mmap(range, block_length(i), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+            device_.release(range, block_length(i));
+        }
+}
+
+DomainId SharedPages::device_domain() const {
+    return device_.id();
+}
+
+std::size_t SharedPages::block_length(std::size_t index) const {
+    return std::min(shared_block_bytes, mapped_ - index * shared_block_bytes);
+}
+
+std::size_t SharedPages::device_bytes() const {
+    RegistryLock lock;
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < blocks_.size(); ++i)
+        if (blocks_[i].device)
+            bytes += block_length(i);
+    return bytes;
+}
+
+void SharedPages::protect(std::size_t first, std::size_t count, bool accessible) {
+    if (count == 0)
+        return;
+    const std::size_t offset = first * shared_block_bytes;
+    const std::size_t length =
+        std::min(count * shared_block_bytes, mapped_ - offset);
+    mprotect(base_ + offset, length, accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
+    for (std::size_t i = first; i < first + count; ++i)
+        blocks_[i].accessible = accessible;
+}
+
+bool SharedPages::move(std::size_t index, bool to_device, bool copy, Moved& moved) {
+    Block& block = blocks_[index];
+    const std::size_t offset = index * shared_block_bytes;
+    const std::size_t length = block_length(index);
+    std::byte* at = base_ + offset;
+    if (to_device) {
+        std::byte* range = device_.allocate_aligned(length, page_size());
+        if (!range)
+            return false;
+        // The region's range becomes memory a second mapping can share.
+        if (mmap(range, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
+                 -1, 0) == MAP_FAILED) {
+            device_.release(range, length);
+            return false;
+        }
+        if (copy)
+            std::memcpy(range, shadow_ + offset, length);
+        if (mremap(range, 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
+            mmap(range, length, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+            device_.release(range, length);
+            return false;
+        }
+        madvise(shadow_ + offset, length, MADV_REMOVE); // the host's copy is gone
+        block.device = range;
+        if (copy) {
+            Domain::count_copy(host_, device_, length);
+            moved.to_device += length;
+        }
+    } else {
+        if (copy)
+            std::memcpy(shadow_ + offset, block.device, length);
+        if (mremap(shadow_ + offset, 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED)
+            return false; // the block stays in the region, still mapped at its address
+        mmap(block.device, length, PROT_READ | PROT_WRITE,
+             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+        device_.release(block.device, length);
+        block.device = nullptr;
+        if (copy) {
+            Domain::count_copy(device_, host_, length);
+            moved.to_host += length;
+        }
+    }
+    // The new mapping has the protection of the one it duplicates.
+    block.accessible = true;
+    return true;
+}
+
+void SharedPages::on_fault(const std::byte* address, DomainId side, Moved& moved) {
+    const std::size_t index = static_cast<std::size_t>(address - base_) / shared_block_bytes;
+    Block& block = blocks_[index];
+    if (block.accessible)
+        return; // another thread resolved it meanwhile
+    const bool want_device = side == device_.id();
+    if ((block.device != nullptr) != want_device)
+        (void)move(index, want_device, true, moved);
+    // Where the block could not move, it is reached where it is.
+    if (!block.accessible)
+        protect(index, 1, true);
+}
+
+void SharedPages::apply_phase(bool device_phase) {
+    // Runs of blocks that change to the same protection: one call each.
+    std::size_t run_start = 0;
+    std::size_t run_length = 0;
+    bool run_accessible = false;
+    for (std::size_t i = 0; i <= blocks_.size(); ++i) {
+        bool change = false;
+        bool accessible = false;
+        if (i < blocks_.size()) {
+            accessible = (blocks_[i].device != nullptr) == device_phase;
+            change = blocks_[i].accessible != accessible;
+        }
+        if (change && run_length != 0 && accessible == run_accessible &&
+            run_start + run_length == i) {
+            ++run_length;
+            continue;
+        }
+        protect(run_start, run_length, run_accessible);
+        run_length = 0;
+        if (change) {
+            run_start = i;
+            run_length = 1;
+            run_accessible = accessible;
+        }
+    }
+}
+
+void SharedPages::migrate(std::size_t offset, std::size_t size, bool to_device, bool discard) {
+    if (offset >= size_ || size == 0)
+        return;
+    const std::size_t first = offset / shared_block_bytes;
+    const std::size_t last = (offset + std::min(size, size_ - offset) - 1) / shared_block_bytes;
+    const std::uint64_t start = support::monotonic_ns();
+    Moved moved;
+    {
+        Registry& r = registry();
+        RegistryLock lock;
+        ensure_handler_locked();
+        const DomainId domain = device_.id();
+        const bool device_phase = domain < r.running_kernels.size() && r.running_kernels[domain];
+        for (std::size_t i = first; i <= last; ++i) {
+            Block& block = blocks_[i];
+            if ((block.device != nullptr) == to_device)
+                continue;
+            // Nobody may touch the block while it moves.
+            if (block.accessible)
+                protect(i, 1, false);
+            (void)move(i, to_device, !discard, moved);
+            const bool accessible = (block.device != nullptr) == device_phase;
+            if (block.accessible != accessible)
+                protect(i, 1, accessible);
+        }
+    }
+    USMCL_LOG(memory, "shared allocation %p: %zu bytes moved to %s, %zu to the host",
+              static_cast<void*>(base_), moved.to_device, device_.name().c_str(), moved.to_host);
+    if (moved.to_device)
+        hold(host_, device_, moved.to_device, start);
+    if (moved.to_host)
+        hold(device_, host_, moved.to_host, start);
+}
+
+DeviceAccess::DeviceAccess(DomainId domain) : domain_(domain) {
+    Registry& r = registry();
+    if (domain == 0 || r.count.load(std::memory_order_acquire) == 0)
+        return;
+    active_ = true;
+    RegistryLock lock;
+    ensure_handler_locked();
+    if (r.running_kernels.size() <= domain)
+        r.running_kernels.resize(domain + 1, 0);
+    if (r.running_kernels[domain]++ != 0)
+        return;
+    for (SharedPages* pages : r.allocations)
+        if (pages->device_domain() == domain)
+            pages->apply_phase(true);
+}
+
+DeviceAccess::~DeviceAccess() {
+    if (!active_)
+        return;
+    Registry& r = registry();
+    RegistryLock lock;
+    ensure_handler_locked();
+    if (--r.running_kernels[domain_] != 0)
+        return;
+    for (SharedPages* pages : r.allocations)
+        if (pages->device_domain() == domain_)
+            pages->apply_phase(false);
+}
+
+} // namespace usmcl::memory
