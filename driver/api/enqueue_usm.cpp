@@ -63,8 +63,7 @@ Status migrate(cl_command_queue command_queue, const void* ptr, size_t size,
     USMCL_CHECK(ptr, CL_INVALID_VALUE, "ptr is NULL");
     USMCL_CHECK(flags != 0 && (flags & ~known_migration_flags) == 0, CL_INVALID_VALUE,
                 "flags is zero or has unknown bits");
-    const core::PointerMigrate command{ptr, size, (flags & CL_MIGRATE_MEM_OBJECT_HOST) != 0,
-                                       (flags & CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED) != 0};
+    const core::PointerMigrate command{ptr, size, (flags & CL_MIGRATE_MEM_OBJECT_HOST) != 0};
     return finish_enqueue(core::submit(*target->queue, command, target->wait_list), false, event);
 }
 

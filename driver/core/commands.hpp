@@ -250,13 +250,14 @@ struct PointerCopy {
 // moves, host memory is on no particular node). The shared allocations of
 // a discrete-memory device move by blocks to that device (from its queues)
 // or to the host (CL_MIGRATE_MEM_OBJECT_HOST, or from the queue of a
-// device that uses host memory); discard: without their content. A hint:
-// anything else is left alone.
+// device that uses host memory), with their content whatever the flags:
+// the extension refuses flags 0, so CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED
+// is the only way to ask for a move to the device, and applications use it
+// as a prefetch. A hint: anything else is left alone.
 struct PointerMigrate {
     const void* ptr = nullptr;
     size_t size = 0;
     bool to_host = false;
-    bool discard = false;
 
     cl_command_type type() const { return CL_COMMAND_MIGRATEMEM_INTEL; }
     std::array<const void*, 1> pointers() const { return {ptr}; }

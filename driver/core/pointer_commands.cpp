@@ -43,7 +43,7 @@ void migrate_pages(const Context& context, const memory::Domain& domain, const v
 // discrete-memory device to domain (nullptr: to the host) when it is that
 // device's or the host's; false when ptr is in no such allocation.
 bool migrate_shared_pages(const Context& context, const memory::Domain* domain, const void* ptr,
-                          size_t size, bool to_host, bool discard) {
+                          size_t size, bool to_host) {
     const auto allocation = context.usm().find(ptr);
     if (!allocation || allocation->kind != memory::UsmKind::shared)
         return false;
@@ -53,7 +53,7 @@ bool migrate_shared_pages(const Context& context, const memory::Domain* domain, 
     const bool to_device = !to_host && domain && domain->id() == pages->device_domain();
     if (to_device || to_host || !domain)
         pages->migrate(static_cast<size_t>(static_cast<const std::byte*>(ptr) - allocation->base),
-                       size, to_device, discard);
+                       size, to_device);
     return true;
 }
 
@@ -79,9 +79,9 @@ Event::Work PointerMigrate::work(const CommandQueue& queue) const {
     const memory::Domain* domain = nullptr;
     if (!to_host && queue.memory_domain() != 0)
         domain = &queue.domain();
-    return [context = &queue.context(), domain, ptr = ptr, size = size, to_host = to_host,
-            discard = discard]() -> cl_int {
-        if (migrate_shared_pages(*context, domain, ptr, size, to_host, discard))
+    return [context = &queue.context(), domain, ptr = ptr, size = size,
+            to_host = to_host]() -> cl_int {
+        if (migrate_shared_pages(*context, domain, ptr, size, to_host))
             return CL_SUCCESS;
         if (domain)
             migrate_pages(*context, *domain, ptr, size);

@@ -249,7 +249,7 @@ void SharedPages::protect(std::size_t first, std::size_t count, bool accessible)
         blocks_[i].accessible = accessible;
 }
 
-bool SharedPages::move(std::size_t index, bool to_device, bool copy, Moved& moved) {
+bool SharedPages::move(std::size_t index, bool to_device, Moved& moved) {
     Block& block = blocks_[index];
     const std::size_t offset = index * shared_block_bytes;
     const std::size_t length = block_length(index);
@@ -264,8 +264,7 @@ bool SharedPages::move(std::size_t index, bool to_device, bool copy, Moved& move
             device_.release(range, length);
             return false;
         }
-        if (copy)
-            std::memcpy(range, shadow_ + offset, length);
+        std::memcpy(range, shadow_ + offset, length);
         if (mremap(range, 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
             mmap(range, length, PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
@@ -274,23 +273,18 @@ bool SharedPages::move(std::size_t index, bool to_device, bool copy, Moved& move
         }
         madvise(shadow_ + offset, length, MADV_REMOVE); // the host's copy is gone
         block.device = range;
-        if (copy) {
-            Domain::count_copy(host_, device_, length);
-            moved.to_device += length;
-        }
+        Domain::count_copy(host_, device_, length);
+        moved.to_device += length;
     } else {
-        if (copy)
-            std::memcpy(shadow_ + offset, block.device, length);
+        std::memcpy(shadow_ + offset, block.device, length);
         if (mremap(shadow_ + offset, 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED)
             return false; // the block stays in the region, still mapped at its address
         mmap(block.device, length, PROT_READ | PROT_WRITE,
              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
         device_.release(block.device, length);
         block.device = nullptr;
-        if (copy) {
-            Domain::count_copy(device_, host_, length);
-            moved.to_host += length;
-        }
+        Domain::count_copy(device_, host_, length);
+        moved.to_host += length;
     }
     // The new mapping has the protection of the one it duplicates.
     block.accessible = true;
@@ -304,7 +298,7 @@ void SharedPages::on_fault(const std::byte* address, DomainId side, Moved& moved
         return; // another thread resolved it meanwhile
     const bool want_device = side == device_.id();
     if ((block.device != nullptr) != want_device)
-        (void)move(index, want_device, true, moved);
+        (void)move(index, want_device, moved);
     // Where the block could not move, it is reached where it is.
     if (!block.accessible)
         protect(index, 1, true);
@@ -337,7 +331,7 @@ void SharedPages::apply_phase(bool device_phase) {
     }
 }
 
-void SharedPages::migrate(std::size_t offset, std::size_t size, bool to_device, bool discard) {
+void SharedPages::migrate(std::size_t offset, std::size_t size, bool to_device) {
     if (offset >= size_ || size == 0)
         return;
     const std::size_t first = offset / shared_block_bytes;
@@ -357,7 +351,7 @@ void SharedPages::migrate(std::size_t offset, std::size_t size, bool to_device, 
             // Nobody may touch the block while it moves.
             if (block.accessible)
                 protect(i, 1, false);
-            (void)move(i, to_device, !discard, moved);
+            (void)move(i, to_device, moved);
             const bool accessible = (block.device != nullptr) == device_phase;
             if (block.accessible != accessible)
                 protect(i, 1, accessible);

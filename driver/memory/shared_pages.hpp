@@ -61,12 +61,11 @@ public:
     const Domain& device() const { return device_; }
 
     // Moves every block that [offset, offset + size) touches to the device
-    // (to_device) or to the host, ahead of any access
-    // (clEnqueueMigrateMemINTEL); discard: their content may be lost
-    // (CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED): nothing is copied. A block
-    // the device's region has no room for stays on the host. Blocks moved
-    // are counted and held to the cost model as the fault handler's are.
-    void migrate(std::size_t offset, std::size_t size, bool to_device, bool discard);
+    // (to_device) or to the host, with its content, ahead of any access
+    // (clEnqueueMigrateMemINTEL). A block the device's region has no room
+    // for stays on the host. Blocks moved are counted and held to the cost
+    // model as the fault handler's are.
+    void migrate(std::size_t offset, std::size_t size, bool to_device);
     // Bytes of the allocation resident in the device's region now.
     std::size_t device_bytes() const;
 
@@ -93,7 +92,7 @@ private:
     std::size_t block_length(std::size_t index) const;
     // Moves block index to the device or to the host; false when it
     // stays where it is (no room in the region, no mapping).
-    bool move(std::size_t index, bool to_device, bool copy, Moved& moved);
+    bool move(std::size_t index, bool to_device, Moved& moved);
     void protect(std::size_t first, std::size_t count, bool accessible);
 
     const Domain& host_;
