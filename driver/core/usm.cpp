@@ -58,9 +58,9 @@ Result<void*> UsmAllocations::allocate(const Request& request) {
     case UsmKind::shared:
         if (request.device && domains[request.device->memory_domain()]->has_region() &&
             support::config().discrete_shared_pages) {
-            pages = memory::SharedPages::create(
-                *domains[0], *domains[request.device->memory_domain()], request.size,
-                &runtime::kernel_memory_domain);
+            pages =
+                memory::SharedPages::create(*domains[0], *domains[request.device->memory_domain()],
+                                            request.size, &runtime::kernel_memory_domain);
             address = pages ? pages->base() : nullptr;
         } else {
             address = domain_of(request.device).allocate(request.size);

@@ -93,6 +93,15 @@ void hold(const Domain& from, const Domain& to, std::size_t bytes, std::uint64_t
     }
 }
 
+// A range of a device's region that held a block goes back: its memory
+// becomes private memory of the region again (the shared pages there go,
+// whatever still maps them elsewhere), free for the next instance.
+void give_back(const Domain& device, std::byte* range, std::size_t length) {
+    (void)mmap(range, length, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    device.release(range, length);
+}
+
 void fault_handler(int signal, siginfo_t* info, void* context);
 
 // Puts fault_handler in place unless it is; what it replaces gets the
@@ -180,9 +189,9 @@ std::unique_ptr<SharedPages> SharedPages::create(const Domain& host, const Domai
         munmap(shadow, mapped);
         return nullptr;
     }
-    std::unique_ptr<SharedPages> pages(new (std::nothrow) SharedPages(
-        host, device, static_cast<std::byte*>(base), static_cast<std::byte*>(shadow), size,
-        mapped));
+    std::unique_ptr<SharedPages> pages(
+        new (std::nothrow) SharedPages(host, device, static_cast<std::byte*>(base),
+                                       static_cast<std::byte*>(shadow), size, mapped));
     if (!pages) {
         munmap(base, mapped);
         munmap(shadow, mapped);
@@ -213,11 +222,7 @@ SharedPages::~SharedPages() {
     munmap(shadow_, mapped_);
     for (std::size_t i = 0; i < blocks_.size(); ++i)
         if (std::byte* range = blocks_[i].device) {
-            // The region's range becomes private memory again (the shared
-            // pages there go), then free for the next instance.
-            mmap(range, block_length(i), PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-            device_.release(range, block_length(i));
+            give_back(device_, range, block_length(i));
         }
 }
 
@@ -242,8 +247,7 @@ void SharedPages::protect(std::size_t first, std::size_t count, bool accessible)
     if (count == 0)
         return;
     const std::size_t offset = first * shared_block_bytes;
-    const std::size_t length =
-        std::min(count * shared_block_bytes, mapped_ - offset);
+    const std::size_t length = std::min(count * shared_block_bytes, mapped_ - offset);
     mprotect(base_ + offset, length, accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
     for (std::size_t i = first; i < first + count; ++i)
         blocks_[i].accessible = accessible;
@@ -259,16 +263,14 @@ bool SharedPages::move(std::size_t index, bool to_device, Moved& moved) {
         if (!range)
             return false;
         // The region's range becomes memory a second mapping can share.
-        if (mmap(range, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED,
-                 -1, 0) == MAP_FAILED) {
+        if (mmap(range, length, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1,
+                 0) == MAP_FAILED) {
             device_.release(range, length);
             return false;
         }
         std::memcpy(range, shadow_ + offset, length);
         if (mremap(range, 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED) {
-            mmap(range, length, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-            device_.release(range, length);
+            give_back(device_, range, length);
             return false;
         }
         madvise(shadow_ + offset, length, MADV_REMOVE); // the host's copy is gone
@@ -279,9 +281,7 @@ bool SharedPages::move(std::size_t index, bool to_device, Moved& moved) {
         std::memcpy(shadow_ + offset, block.device, length);
         if (mremap(shadow_ + offset, 0, length, MREMAP_MAYMOVE | MREMAP_FIXED, at) == MAP_FAILED)
             return false; // the block stays in the region, still mapped at its address
-        mmap(block.device, length, PROT_READ | PROT_WRITE,
-             MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-        device_.release(block.device, length);
+        give_back(device_, block.device, length);
         block.device = nullptr;
         Domain::count_copy(device_, host_, length);
         moved.to_host += length;
