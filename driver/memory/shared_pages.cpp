@@ -74,8 +74,10 @@ SharedPages* find_locked(const void* address) {
     if (it == list.begin())
         return nullptr;
     SharedPages* pages = *(it - 1);
+    // Whole pages: code may read past an allocation's end inside its last
+    // page (a vectorized strlen).
     const auto* p = static_cast<const std::byte*>(address);
-    return static_cast<std::size_t>(p - pages->base()) < pages->size() ? pages : nullptr;
+    return static_cast<std::size_t>(p - pages->base()) < pages->mapped_size() ? pages : nullptr;
 }
 
 // What the cost model asks a copy of bytes between the host and a discrete

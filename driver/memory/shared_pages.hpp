@@ -56,6 +56,7 @@ public:
 
     std::byte* base() const { return base_; }
     std::size_t size() const { return size_; }
+    std::size_t mapped_size() const { return mapped_; } // size() in whole pages
     DomainId device_domain() const;
     const Domain& host() const { return host_; }
     const Domain& device() const { return device_; }
