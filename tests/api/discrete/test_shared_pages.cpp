@@ -12,6 +12,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <thread>
 #include <vector>
 
 using namespace cl_test;
@@ -306,4 +308,95 @@ TEST_CASE("blocks stay on the host when a discrete-memory device's memory is ful
     for (size_t i = 0; i < words; ++i)
         REQUIRE(data[i] == static_cast<cl_uint>(i + 4));
     REQUIRE_OK(usm.blocking_free(context.get(), data));
+}
+
+TEST_CASE("threads use their shared allocations on the host and two discrete devices at once") {
+    const usm_functions usm = load_usm();
+    const auto discrete = discrete_devices();
+    const std::vector<cl_device_id> devices{cpu_device(), discrete[0], discrete[1]};
+    const ContextPtr context = make_context(devices);
+    const ProgramPtr program = build_for(context.get(), devices, source);
+
+    // Each thread owns one allocation of the first discrete device (16
+    // blocks and 3 pages) and, in turns, adds on the host, or runs a kernel
+    // adding to a random range on one of the three devices, then checks
+    // every word against its model. The threads' kernels and host accesses
+    // overlap in time: one thread's kernels put the first device's shared
+    // allocations in their device phase while the others use theirs.
+    constexpr int thread_count = 4;
+    constexpr int rounds = 40;
+    constexpr size_t words = 16 * words_per_block + 3 * 1024;
+    std::vector<std::string> failures(thread_count);
+    auto run = [&](int index) {
+        std::string& failure = failures[index];
+        cl_int error = CL_OUT_OF_RESOURCES;
+        auto* data = static_cast<cl_uint*>(
+            usm.shared_alloc(context.get(), discrete[0], nullptr, words * 4, 0, &error));
+        if (!data) {
+            failure = "clSharedMemAllocINTEL: " + std::to_string(error);
+            return;
+        }
+        std::vector<cl_command_queue> queues;
+        for (cl_device_id device : devices)
+            queues.push_back(
+                clCreateCommandQueueWithProperties(context.get(), device, nullptr, &error));
+        cl_kernel kernel = clCreateKernel(program.get(), "add", &error);
+        std::vector<cl_uint> model(words);
+        for (size_t i = 0; i < words; ++i)
+            data[i] = model[i] = static_cast<cl_uint>(i + index);
+        std::uint64_t state = 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(index + 1);
+        auto next = [&](std::uint64_t bound) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            return (state >> 33) % bound;
+        };
+        for (int round = 0; round < rounds && failure.empty(); ++round) {
+            const size_t first = next(words);
+            const size_t count = 1 + next(words - first);
+            const auto value = static_cast<cl_uint>(1 + next(100));
+            const std::uint64_t where = next(4);
+            if (where == 3) {
+                for (size_t i = first; i < first + count; ++i)
+                    data[i] += value;
+            } else {
+                cl_int status = usm.set_arg_pointer(kernel, 0, data + first);
+                status |= clSetKernelArg(kernel, 1, sizeof value, &value);
+                status |= clEnqueueNDRangeKernel(queues[where], kernel, 1, nullptr, &count, nullptr,
+                                                 0, nullptr, nullptr);
+                status |= clFinish(queues[where]);
+                if (status != CL_SUCCESS)
+                    failure = "kernel on device " + std::to_string(where) + " failed";
+            }
+            for (size_t i = first; i < first + count; ++i)
+                model[i] += value;
+            for (size_t i = 0; i < words && failure.empty(); ++i)
+                if (data[i] != model[i])
+                    failure = "round " + std::to_string(round) + ", word " + std::to_string(i) +
+                              ": " + std::to_string(data[i]) + ", expected " +
+                              std::to_string(model[i]);
+        }
+        clReleaseKernel(kernel);
+        for (cl_command_queue queue : queues)
+            clReleaseCommandQueue(queue);
+        if (usm.blocking_free(context.get(), data) != CL_SUCCESS)
+            failure += " (and the free failed)";
+    };
+    const Counters before = counters(discrete[0]);
+    std::vector<std::thread> threads;
+    for (int i = 0; i < thread_count; ++i)
+        threads.emplace_back(run, i);
+    for (std::thread& thread : threads)
+        thread.join();
+    for (int i = 0; i < thread_count; ++i) {
+        INFO("thread " << i);
+        CHECK(failures[i].empty());
+        if (!failures[i].empty())
+            WARN(failures[i]);
+    }
+    // Kernels of the first discrete device brought blocks there. Not all
+    // need come back: while one thread's kernel runs on that device,
+    // another thread's host reads reach its blocks where they are (the
+    // protection is the process's, not a thread's).
+    const Moved moved = moved_since(before, discrete[0]);
+    CHECK(moved.to_device > 0);
+    CHECK(moved.to_host <= moved.to_device);
 }
