@@ -4,15 +4,19 @@
 #include "support/clock.hpp"
 #include "support/log.hpp"
 
+#include <linux/futex.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
+#include <thread>
 
 namespace usmcl::memory {
 namespace {
@@ -38,8 +42,18 @@ private:
     std::atomic<bool> locked_{false};
 };
 
-// Every SharedPages of the process, sorted by base, and how many kernels of
-// each domain run.
+// A faulting thread's request to move the block that holds address, on its
+// stack while it waits.
+struct MoveRequest {
+    SharedPages* pages = nullptr;
+    const std::byte* address = nullptr;
+    DomainId side = 0;
+    SharedPages::Moved moved;
+    std::atomic<std::uint32_t> done{0};
+};
+
+// Every SharedPages of the process, sorted by base, how many kernels of
+// each domain run, and the requests waiting for the mover.
 struct Registry {
     SpinLock lock;
     std::vector<SharedPages*> allocations;
@@ -47,6 +61,9 @@ struct Registry {
     std::atomic<std::size_t> count{0};
     std::atomic<SharedPages::ThreadDomain> thread_domain{nullptr};
     struct sigaction replaced {};
+    std::array<MoveRequest*, 256> pending{};
+    std::size_t pending_count = 0;
+    std::atomic<std::uint32_t> mover_wake{0};
 };
 
 Registry& registry() {
@@ -135,29 +152,80 @@ void ensure_handler_locked() {
         registry().replaced = previous;
 }
 
+long futex(std::atomic<std::uint32_t>& word, int operation, std::uint32_t value) {
+    static_assert(sizeof(std::atomic<std::uint32_t>) == sizeof(std::uint32_t));
+    return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), operation, value, nullptr,
+                   nullptr, 0);
+}
+
+// The mover: the thread that moves blocks for faulting threads. A fault
+// handler must not allocate (the region's allocator does), so it only
+// queues its request and waits on a futex (docs/memory-model.md).
+void mover_loop() {
+    Registry& r = registry();
+    std::vector<MoveRequest*> taken;
+    for (;;) {
+        r.lock.lock();
+        while (r.pending_count == 0) {
+            const std::uint32_t seen = r.mover_wake.load(std::memory_order_acquire);
+            r.lock.unlock();
+            futex(r.mover_wake, FUTEX_WAIT_PRIVATE, seen);
+            r.lock.lock();
+        }
+        taken.assign(r.pending.begin(), r.pending.begin() + r.pending_count);
+        r.pending_count = 0;
+        for (MoveRequest* request : taken)
+            // The allocation may be gone (freed while a thread used it).
+            if (SharedPages* pages = find_locked(request->address); pages == request->pages)
+                pages->on_fault(request->address, request->side, request->moved);
+        r.lock.unlock();
+        for (MoveRequest* request : taken) {
+            request->done.store(1, std::memory_order_release);
+            futex(request->done, FUTEX_WAKE_PRIVATE, 1);
+        }
+    }
+}
+
+// Starts the mover once. Not from a signal handler.
+void start_mover() {
+    static const bool started = [] {
+        std::thread(mover_loop).detach();
+        return true;
+    }();
+    (void)started;
+}
+
 // Resolves a fault on an address of a shared allocation; false for any
-// other address.
+// other address. Async-signal-safe: atomics, the spin lock, system calls.
 bool resolve_fault(const void* address) {
-    const SharedPages::ThreadDomain thread_domain =
-        registry().thread_domain.load(std::memory_order_acquire);
+    Registry& r = registry();
+    const SharedPages::ThreadDomain thread_domain = r.thread_domain.load(std::memory_order_acquire);
     const DomainId side = thread_domain ? thread_domain() : 0;
     const std::uint64_t start = support::monotonic_ns();
-    SharedPages::Moved moved;
-    const Domain* host = nullptr;
-    const Domain* device = nullptr;
-    {
+    MoveRequest request;
+    request.address = static_cast<const std::byte*>(address);
+    request.side = side;
+    for (;;) {
         RegistryLock lock;
-        SharedPages* pages = find_locked(address);
-        if (!pages)
+        request.pages = find_locked(address);
+        if (!request.pages)
             return false;
-        pages->on_fault(static_cast<const std::byte*>(address), side, moved);
-        host = &pages->host();
-        device = &pages->device();
+        if (request.pages->resolve_in_place(request.address, side))
+            return true;
+        if (r.pending_count < r.pending.size()) {
+            r.pending[r.pending_count++] = &request;
+            break;
+        }
+        // Every slot taken (more faulting threads than slots): again.
     }
-    if (moved.to_device)
-        hold(*host, *device, moved.to_device, start);
-    if (moved.to_host)
-        hold(*device, *host, moved.to_host, start);
+    r.mover_wake.fetch_add(1, std::memory_order_release);
+    futex(r.mover_wake, FUTEX_WAKE_PRIVATE, 1);
+    while (request.done.load(std::memory_order_acquire) == 0)
+        futex(request.done, FUTEX_WAIT_PRIVATE, 0);
+    if (request.moved.to_device)
+        hold(request.pages->host(), request.pages->device(), request.moved.to_device, start);
+    if (request.moved.to_host)
+        hold(request.pages->device(), request.pages->host(), request.moved.to_host, start);
     return true;
 }
 
@@ -213,6 +281,7 @@ std::unique_ptr<SharedPages> SharedPages::create(const Domain& host, const Domai
     }
     Registry& r = registry();
     r.thread_domain.store(thread_domain, std::memory_order_release);
+    start_mover();
     RegistryLock lock;
     ensure_handler_locked();
     auto& list = r.allocations;
@@ -306,6 +375,17 @@ bool SharedPages::move(std::size_t index, bool to_device, Moved& moved) {
     }
     // The new mapping has the protection of the one it duplicates.
     block.accessible = true;
+    return true;
+}
+
+bool SharedPages::resolve_in_place(const std::byte* address, DomainId side) {
+    const std::size_t index = static_cast<std::size_t>(address - base_) / shared_block_bytes;
+    Block& block = blocks_[index];
+    if (block.accessible)
+        return true; // another thread resolved it meanwhile
+    if ((block.device != nullptr) != (side == device_.id()))
+        return false;
+    protect(index, 1, true);
     return true;
 }
 

@@ -79,9 +79,15 @@ public:
         std::size_t to_device = 0;
         std::size_t to_host = 0;
     };
-    // Makes the block that holds address accessible to a thread running a
-    // kernel of domain side (0: the host), moving it first if it is
-    // resident elsewhere; nothing if another thread already did.
+    // For a fault at address by a thread running a kernel of domain side
+    // (0: the host): true when the block needs no move (another thread
+    // made it accessible, or it is resident where side wants it: access is
+    // granted); false when it must move (on_fault, by the mover thread).
+    // Allocates nothing: the fault handler calls it.
+    bool resolve_in_place(const std::byte* address, DomainId side);
+    // Makes the block that holds address accessible to side, moving it
+    // first if it is resident elsewhere; nothing if another thread already
+    // did.
     void on_fault(const std::byte* address, DomainId side, Moved& moved);
     // Makes the blocks accessible that are resident on the side that may
     // run: the device while its kernels run (device_phase), else the host.
