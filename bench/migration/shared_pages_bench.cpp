@@ -24,6 +24,7 @@
 // (exit 1), never a timing.
 #include "cl_check.hpp"
 #include "drivers.hpp"
+#include "sizes.hpp"
 
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
@@ -41,25 +42,15 @@
 
 namespace {
 
-constexpr std::size_t MiB = std::size_t(1) << 20;
+using bench::parse_size;
+
+using bench::MiB;
 
 const char* const source =
     "kernel void add_one(global uint* data) { data[get_global_id(0)] += 1; }";
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::size_t parse_size(const char* text) {
-    char* end = nullptr;
-    std::size_t value = std::strtoull(text, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        value <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        value <<= 20;
-    else if (*end == 'G' || *end == 'g')
-        value <<= 30;
-    return value;
 }
 
 // ---- child: one configuration ----------------------------------------------
