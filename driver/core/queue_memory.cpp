@@ -8,10 +8,8 @@
 #include "support/small_vector.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstring>
-#include <thread>
 
 namespace usmcl::core {
 namespace {
@@ -23,16 +21,6 @@ void prune(std::vector<Ref<Event>>& events) {
     std::erase_if(events, [](const Ref<Event>& event) { return event->is_terminal(); });
 }
 
-// What ends a copy of size bytes from one domain to another that began at
-// start: the wait the cost model asks for, and the count.
-void hold_to_cost_model(const memory::Domain& from, const memory::Domain& to, std::uint64_t size,
-                        std::uint64_t start) {
-    const std::uint64_t modeled = memory::modeled_copy_ns(from, to, size);
-    const std::uint64_t took = support::monotonic_ns() - start;
-    if (modeled > took)
-        std::this_thread::sleep_for(std::chrono::nanoseconds(modeled - took));
-}
-
 } // namespace
 
 void finish_host_transfer(const memory::Domain& domain, bool to_host, std::uint64_t size,
@@ -41,9 +29,9 @@ void finish_host_transfer(const memory::Domain& domain, bool to_host, std::uint6
         return;
     const memory::Domain& host = *Platform::instance().memory_domains()[0];
     if (to_host)
-        hold_to_cost_model(domain, host, size, start);
+        memory::hold_to_cost_model(domain, host, size, start);
     else
-        hold_to_cost_model(host, domain, size, start);
+        memory::hold_to_cost_model(host, domain, size, start);
     domain.count_host_transfer(to_host, size);
 }
 
@@ -66,7 +54,7 @@ Event* CommandQueue::enqueue_copy(const memory::PlannedCopy& copy,
                  target = domains[copy.copy.to].get()]() -> cl_int {
         const std::uint64_t start = support::monotonic_ns();
         runtime::parallel_copy(*pool, to, from, size);
-        hold_to_cost_model(*source, *target, size, start);
+        memory::hold_to_cost_model(*source, *target, size, start);
         memory::Domain::count_copy(*source, *target, size);
         USMCL_LOG(memory, "migrated %zu bytes from %s to %s", size, source->name().c_str(),
                   target->name().c_str());

@@ -1,12 +1,14 @@
 #include "memory/domain.hpp"
 
 #include "memory/huge_pages.hpp"
+#include "support/clock.hpp"
 #include "support/config.hpp"
 #include "support/log.hpp"
 
 #include <cstdlib>
 #include <new>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 namespace usmcl::memory {
@@ -202,15 +204,22 @@ void Domain::release(std::byte* address, size_t size) const {
         std::free(address);
 }
 
-std::uint64_t modeled_copy_ns(const Domain& from, const Domain& to, std::uint64_t size) {
-    const support::Config& config = support::config();
+void hold_to_cost_model(const Domain& from, const Domain& to, std::uint64_t size,
+                        std::uint64_t start) {
     if (!from.has_region() && !to.has_region())
-        return 0;
-    std::uint64_t ns = std::uint64_t(config.discrete_latency) * 1000;
+        return;
+    const support::Config& config = support::config();
+    std::uint64_t modeled = std::uint64_t(config.discrete_latency) * 1000;
     if (config.discrete_bandwidth != 0)
-        ns += static_cast<std::uint64_t>(static_cast<double>(size) * 1e9 /
-                                         static_cast<double>(config.discrete_bandwidth));
-    return ns;
+        modeled += static_cast<std::uint64_t>(static_cast<double>(size) * 1e9 /
+                                              static_cast<double>(config.discrete_bandwidth));
+    const std::uint64_t took = support::monotonic_ns() - start;
+    if (modeled <= took)
+        return;
+    const std::uint64_t rest = modeled - took;
+    timespec delay{static_cast<time_t>(rest / 1000000000), static_cast<long>(rest % 1000000000)};
+    while (nanosleep(&delay, &delay) != 0) {
+    }
 }
 
 } // namespace usmcl::memory

@@ -110,9 +110,12 @@ private:
 };
 
 // The cost model of copies to or from a discrete-memory device
-// (USMCL_DISCRETE_BANDWIDTH, USMCL_DISCRETE_LATENCY): how long a copy of
-// size bytes from one domain to another takes at least, in nanoseconds; 0
-// without the model or between domains without a region.
-std::uint64_t modeled_copy_ns(const Domain& from, const Domain& to, std::uint64_t size);
+// (USMCL_DISCRETE_BANDWIDTH, USMCL_DISCRETE_LATENCY): a copy of size bytes
+// from one domain to another that began at start (support::monotonic_ns)
+// takes at least latency + size / bandwidth; the calling thread sleeps for
+// the rest. Nothing without the model or between domains without a region.
+// Async-signal-safe (nanosleep).
+void hold_to_cost_model(const Domain& from, const Domain& to, std::uint64_t size,
+                        std::uint64_t start);
 
 } // namespace usmcl::memory

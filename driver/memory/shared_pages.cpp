@@ -9,7 +9,6 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -95,21 +94,6 @@ SharedPages* find_locked(const void* address) {
     // page (a vectorized strlen).
     const auto* p = static_cast<const std::byte*>(address);
     return static_cast<std::size_t>(p - pages->base()) < pages->mapped_size() ? pages : nullptr;
-}
-
-// What the cost model asks a copy of bytes between the host and a discrete
-// device to take, slept after the copy by the thread that made it.
-void hold(const Domain& from, const Domain& to, std::size_t bytes, std::uint64_t start) {
-    if (bytes == 0)
-        return;
-    const std::uint64_t modeled = modeled_copy_ns(from, to, bytes);
-    const std::uint64_t took = support::monotonic_ns() - start;
-    if (modeled <= took)
-        return;
-    const std::uint64_t rest = modeled - took;
-    timespec delay{static_cast<time_t>(rest / 1000000000), static_cast<long>(rest % 1000000000)};
-    while (nanosleep(&delay, &delay) != 0) {
-    }
 }
 
 // A range of a device's region that held a block goes back: its memory
@@ -223,9 +207,11 @@ bool resolve_fault(const void* address) {
     while (request.done.load(std::memory_order_acquire) == 0)
         futex(request.done, FUTEX_WAIT_PRIVATE, 0);
     if (request.moved.to_device)
-        hold(request.pages->host(), request.pages->device(), request.moved.to_device, start);
+        hold_to_cost_model(request.pages->host(), request.pages->device(), request.moved.to_device,
+                           start);
     if (request.moved.to_host)
-        hold(request.pages->device(), request.pages->host(), request.moved.to_host, start);
+        hold_to_cost_model(request.pages->device(), request.pages->host(), request.moved.to_host,
+                           start);
     return true;
 }
 
@@ -315,15 +301,6 @@ DomainId SharedPages::device_domain() const {
 
 std::size_t SharedPages::block_length(std::size_t index) const {
     return std::min(shared_block_bytes, mapped_ - index * shared_block_bytes);
-}
-
-std::size_t SharedPages::device_bytes() const {
-    RegistryLock lock;
-    std::size_t bytes = 0;
-    for (std::size_t i = 0; i < blocks_.size(); ++i)
-        if (blocks_[i].device)
-            bytes += block_length(i);
-    return bytes;
 }
 
 void SharedPages::protect(std::size_t first, std::size_t count, bool accessible) {
@@ -458,9 +435,9 @@ void SharedPages::migrate(std::size_t offset, std::size_t size, bool to_device) 
     USMCL_LOG(memory, "shared allocation %p: %zu bytes moved to %s, %zu to the host",
               static_cast<void*>(base_), moved.to_device, device_.name().c_str(), moved.to_host);
     if (moved.to_device)
-        hold(host_, device_, moved.to_device, start);
+        hold_to_cost_model(host_, device_, moved.to_device, start);
     if (moved.to_host)
-        hold(device_, host_, moved.to_host, start);
+        hold_to_cost_model(device_, host_, moved.to_host, start);
 }
 
 DeviceAccess::DeviceAccess(DomainId domain) : domain_(domain) {

@@ -67,8 +67,6 @@ public:
     // for stays on the host. Blocks moved are counted and held to the cost
     // model as the fault handler's are.
     void migrate(std::size_t offset, std::size_t size, bool to_device);
-    // Bytes of the allocation resident in the device's region now.
-    std::size_t device_bytes() const;
 
     // Used by the fault handler and the phases of the device (shared_pages.cpp).
     struct Block {
