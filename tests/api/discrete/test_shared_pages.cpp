@@ -7,8 +7,7 @@
 // moved, read from the device's migration counters, with the blocks
 // touched.
 #include "discrete_test.hpp"
-
-#include <CL/usm_functions.h>
+#include "usm/usm_test.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -42,14 +41,6 @@ kernel void walk(global node* head, global uint* sum) {
 }
 )";
 
-usm_functions load_usm() {
-    usm_functions usm{};
-    const char* missing = load_usm_functions(platform(), &usm);
-    INFO("missing " << (missing ? missing : ""));
-    REQUIRE(missing == nullptr);
-    return usm;
-}
-
 // Bytes from the host to the device and back since before.
 struct Moved {
     cl_ulong to_device = 0;
@@ -72,7 +63,7 @@ void add_on(cl_command_queue queue, cl_kernel kernel, const usm_functions& usm, 
 } // namespace
 
 TEST_CASE("a shared allocation of a discrete-memory device moves by the blocks touched") {
-    const usm_functions usm = load_usm();
+    const usm_functions usm = usm_test::load_usm(platform());
     const cl_device_id cpu = cpu_device();
     const cl_device_id device = discrete_devices()[0];
     const ContextPtr context = make_context({cpu, device});
@@ -181,7 +172,7 @@ TEST_CASE("a shared allocation of a discrete-memory device moves by the blocks t
 }
 
 TEST_CASE("a kernel of a discrete-memory device walks a list of shared pointers the host built") {
-    const usm_functions usm = load_usm();
+    const usm_functions usm = usm_test::load_usm(platform());
     const cl_device_id device = discrete_devices()[0];
     const ContextPtr context = make_context({device});
     const QueuePtr queue = make_queue(context.get(), device);
@@ -238,7 +229,7 @@ TEST_CASE("a kernel of a discrete-memory device walks a list of shared pointers 
 }
 
 TEST_CASE("a shared allocation of one discrete-memory device used by another") {
-    const usm_functions usm = load_usm();
+    const usm_functions usm = usm_test::load_usm(platform());
     const auto devices = discrete_devices();
     const ContextPtr context = make_context(devices);
     const QueuePtr first = make_queue(context.get(), devices[0]);
@@ -269,7 +260,7 @@ TEST_CASE("a shared allocation of one discrete-memory device used by another") {
 }
 
 TEST_CASE("blocks stay on the host when a discrete-memory device's memory is full") {
-    const usm_functions usm = load_usm();
+    const usm_functions usm = usm_test::load_usm(platform());
     const cl_device_id device = discrete_devices()[0];
     const ContextPtr context = make_context({device});
     const QueuePtr queue = make_queue(context.get(), device);
@@ -311,7 +302,7 @@ TEST_CASE("blocks stay on the host when a discrete-memory device's memory is ful
 }
 
 TEST_CASE("threads use their shared allocations on the host and two discrete devices at once") {
-    const usm_functions usm = load_usm();
+    const usm_functions usm = usm_test::load_usm(platform());
     const auto discrete = discrete_devices();
     const std::vector<cl_device_id> devices{cpu_device(), discrete[0], discrete[1]};
     const ContextPtr context = make_context(devices);
