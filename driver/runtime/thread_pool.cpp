@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstring>
 
 namespace usmcl::runtime {
@@ -27,15 +28,63 @@ struct Task {
 
 } // namespace
 
-// One parallel_for: its chunks go to whoever takes them first. Kept alive
-// by everyone that joined, so a helper that comes late touches only this.
+namespace {
+
+// The worker index of the calling thread in the pool whose state it is,
+// set once by each worker; other threads have none.
+thread_local const void* home_pool = nullptr;
+thread_local unsigned home_index = 0;
+
+} // namespace
+
+// One parallel_for. Its chunks are split into one contiguous slice per
+// worker: worker i takes the chunks of slice i from the front, in order, so
+// that a kernel launched again over the same data gives each worker the
+// same part of it (still in its core's cache; on a machine with several
+// memory nodes, in the node it first touched). A thread whose slice is used
+// up, or that has none (a thread waiting for a command, the calling thread
+// when it is not a worker), takes chunks from the back of the others'
+// slices. Kept alive by everyone that joined, so a helper that comes late
+// touches only this.
 struct ThreadPool::Job {
-    Job(support::FunctionRef<void(size_t)> chunk_body, size_t chunk_count, bool helped)
-        : body(chunk_body), count(chunk_count), waiters_help(helped) {}
+    // front (low 32 bits) and end (high 32 bits) of the chunks nobody took.
+    struct alignas(64) Slice {
+        std::atomic<std::uint64_t> range{0};
+    };
+
+    Job(support::FunctionRef<void(size_t)> chunk_body, size_t chunk_count, unsigned slice_count,
+        bool helped)
+        : body(chunk_body), count(chunk_count), slices(std::make_unique<Slice[]>(slice_count)),
+          slice_count(slice_count), waiters_help(helped) {
+        for (unsigned i = 0; i < slice_count; ++i) {
+            const std::uint64_t front = chunk_count * i / slice_count;
+            const std::uint64_t end = chunk_count * (i + 1) / slice_count;
+            slices[i].range.store(front | end << 32, std::memory_order_relaxed);
+        }
+    }
+    // Takes a chunk of slice: its first (from_front) or its last; false
+    // when the slice has none left.
+    bool take(Slice& slice, bool from_front, size_t& chunk) {
+        std::uint64_t range = slice.range.load(std::memory_order_relaxed);
+        for (;;) {
+            const std::uint64_t front = range & 0xffffffffu;
+            const std::uint64_t end = range >> 32;
+            if (front >= end)
+                return false;
+            const std::uint64_t rest = from_front ? range + 1 : range - (std::uint64_t{1} << 32);
+            if (slice.range.compare_exchange_weak(range, rest, std::memory_order_relaxed)) {
+                chunk = from_front ? front : end - 1;
+                return true;
+            }
+        }
+    }
+
     support::FunctionRef<void(size_t)> body; // valid while done < count
     size_t count;
+    std::unique_ptr<Slice[]> slices;
+    unsigned slice_count;
     bool waiters_help;
-    std::atomic<size_t> next{0};
+    std::atomic<size_t> taken{0};
     std::atomic<size_t> done{0};
 };
 
@@ -57,7 +106,7 @@ struct ThreadPool::State {
     std::shared_ptr<Job> join(bool waiter) const {
         for (const std::shared_ptr<Job>& job : jobs)
             if ((!waiter || job->waiters_help) &&
-                job->next.load(std::memory_order_relaxed) < job->count)
+                job->taken.load(std::memory_order_relaxed) < job->count)
                 return job;
         return nullptr;
     }
@@ -73,13 +122,19 @@ struct ThreadPool::State {
         if (job.waiters_help)
             open_to_waiters.fetch_sub(1, std::memory_order_release);
     }
-    // Runs the next chunk of job; false when every chunk was taken. Whoever
+    // Runs a chunk of job: the next of the calling worker's slice, else
+    // one of another slice's last; false when every chunk was taken. Whoever
     // takes the last chunk closes the job.
     bool take_chunk(Job& job) {
-        const size_t chunk = job.next.fetch_add(1, std::memory_order_relaxed);
-        if (chunk >= job.count)
+        const bool worker = home_pool == this;
+        const unsigned home = worker ? home_index % job.slice_count : 0;
+        size_t chunk = 0;
+        bool found = worker && job.take(job.slices[home], true, chunk);
+        for (unsigned k = worker ? 1 : 0; !found && k < job.slice_count; ++k)
+            found = job.take(job.slices[(home + k) % job.slice_count], false, chunk);
+        if (!found)
             return false;
-        if (chunk + 1 == job.count) {
+        if (job.taken.fetch_add(1, std::memory_order_relaxed) + 1 == job.count) {
             std::lock_guard lock(mutex);
             close(job);
         }
@@ -96,6 +151,8 @@ ThreadPool::ThreadPool(unsigned workers, std::function<void(unsigned)> pin)
     threads_.reserve(workers);
     for (unsigned i = 0; i < workers; ++i) {
         threads_.emplace_back([state = state_, pin, i] {
+            home_pool = state.get();
+            home_index = i;
             if (pin)
                 pin(i);
             work(state);
@@ -221,7 +278,8 @@ void ThreadPool::parallel_for(size_t count, support::FunctionRef<void(size_t)> b
             body(i);
         return;
     }
-    auto job = std::make_shared<Job>(body, count, split.waiters_help);
+    auto job = std::make_shared<Job>(body, count, static_cast<unsigned>(threads_.size()),
+                                     split.waiters_help);
     size_t to_wake = 0;
     bool wake_all = false;
     {

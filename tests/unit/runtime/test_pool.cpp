@@ -1,12 +1,14 @@
 // runtime::ThreadPool: every chunk of a parallel_for runs exactly once,
 // whoever takes it (workers, the calling thread, threads helping through
 // help_once); a thread waiting for a command that no worker took runs it
-// itself (Command::wait through run_if_queued).
+// itself (Command::wait through run_if_queued); a worker takes the chunks of
+// its own slice first, in order, then the others' from their back.
 #include "runtime/thread_pool.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -73,6 +75,63 @@ TEST_CASE("parallel_for runs every chunk once, with workers and helping threads"
                 if (!waiters_help)
                     CHECK(helped.load() == 0);
             }
+}
+
+namespace {
+
+// The order in which the chunks of parallel_for(8) ran, called from a
+// worker (on_worker) or from this thread, while the pool's other worker (or
+// both) is kept busy by a task, so that the caller alone runs every chunk.
+std::vector<size_t> chunk_order(bool on_worker) {
+    ThreadPool pool(2, {});
+    std::atomic<int> busy{0};
+    std::atomic<bool> release{false};
+    const int blocked = on_worker ? 1 : 2;
+    for (int i = 0; i < blocked; ++i)
+        pool.post([&] {
+            busy.fetch_add(1);
+            while (!release.load())
+                std::this_thread::yield();
+        });
+    while (busy.load() < blocked)
+        std::this_thread::yield();
+    std::mutex mutex;
+    std::vector<size_t> order;
+    auto run = [&] {
+        pool.parallel_for(8, [&](size_t i) {
+            std::lock_guard lock(mutex);
+            order.push_back(i);
+        });
+    };
+    if (on_worker) {
+        std::atomic<bool> done{false};
+        pool.post([&] {
+            run();
+            done.store(true);
+        });
+        while (!done.load())
+            std::this_thread::yield();
+    } else {
+        run();
+    }
+    release.store(true);
+    return order;
+}
+
+} // namespace
+
+TEST_CASE("a worker runs its own slice of a parallel_for first, then the others' from the back",
+          "[runtime]") {
+    // Slices: worker 0 has chunks 0-3, worker 1 chunks 4-7.
+    const std::vector<size_t> by_worker = chunk_order(true);
+    REQUIRE(by_worker.size() == 8);
+    if (by_worker.front() == 0)
+        CHECK(by_worker == std::vector<size_t>{0, 1, 2, 3, 7, 6, 5, 4});
+    else
+        CHECK(by_worker == std::vector<size_t>{4, 5, 6, 7, 3, 2, 1, 0});
+    // A thread that is no worker has no slice: it takes every chunk from a
+    // back, leaving the fronts to the workers.
+    CHECK(chunk_order(false) == std::vector<size_t>{3, 2, 1, 0, 7, 6, 5, 4});
 }
 
 TEST_CASE("a waiting thread runs a ready command no worker took", "[runtime]") {
