@@ -236,10 +236,12 @@ void setCodeGenThreads(unsigned Threads) {
 }
 
 unsigned codeGenParts(const llvm::Module &M) {
+  if (availableThreads() <= 1)
+    return 1;
   unsigned Functions = 0;
   for (const llvm::Function &F : M)
     Functions += !F.isDeclaration();
-  return std::min({Functions, availableThreads(), MaxCodeGenParts});
+  return std::max(1u, std::min(Functions, MaxCodeGenParts));
 }
 
 std::unique_ptr<llvm::MemoryBuffer>
@@ -280,10 +282,26 @@ compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
       },
       /*PreserveLocals=*/false, /*RoundRobin=*/true);
   M.reset();
+  // The largest parts first, each thread taking the next one left: the
+  // work-group functions differ much in size (a divergent loop's kernel
+  // takes as long as three plain ones), so one part per thread could leave
+  // a thread idle for most of the build.
+  std::vector<size_t> Order(Parts.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Parts[A].Bitcode.size() > Parts[B].Bitcode.size();
+  });
+  std::atomic<size_t> Next{0};
+  auto CompileParts = [&] {
+    for (size_t I = Next.fetch_add(1); I < Order.size(); I = Next.fetch_add(1))
+      compilePart(Parts[Order[I]], Host);
+  };
+  const size_t ThreadCount = std::min<size_t>(Parts.size(), availableThreads());
   std::vector<std::thread> Threads;
-  for (size_t I = 1; I < Parts.size(); ++I)
-    Threads.emplace_back(compilePart, std::ref(Parts[I]), std::cref(Host));
-  compilePart(Parts[0], Host);
+  for (size_t I = 1; I < ThreadCount; ++I)
+    Threads.emplace_back(CompileParts);
+  CompileParts();
   for (std::thread &T : Threads)
     T.join();
   std::vector<llvm::StringRef> Objects;
