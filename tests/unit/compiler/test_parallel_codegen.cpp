@@ -3,10 +3,13 @@
 // the JIT (CodeGen/CodeGen.cpp). The kernels must give the same results as
 // when the program is compiled whole, with a program-scope variable that
 // kernels in different parts share, from the on-disk cache too, and the
-// packed objects must read back exactly.
+// packed objects must read back exactly. Code generation runs without loop
+// strength reduction (Support/LLVMSetup.cpp).
 #include "CodeGen/CodeGen.h"
 #include "compiler_test.hpp"
 
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
 
 #include <cstdlib>
@@ -156,4 +159,12 @@ TEST_CASE("packed objects read back exactly", "[compiler][codegen]") {
     CHECK_FALSE(kc::unpackObjects(*llvm::MemoryBuffer::getMemBufferCopy(Zero), Objects));
     // Bytes after the last object.
     CHECK_FALSE(kc::unpackObjects(*llvm::MemoryBuffer::getMemBufferCopy(Whole + "x"), Objects));
+}
+
+TEST_CASE("code generation runs without loop strength reduction", "[compiler][codegen]") {
+    auto M = kctest::build(Source, "-cl-std=CL3.0");
+    auto P = kctest::jit(*M); // the compiler set up LLVM
+    llvm::StringMap<llvm::cl::Option*>& Options = llvm::cl::getRegisteredOptions();
+    REQUIRE(Options.count("disable-lsr") == 1);
+    CHECK(static_cast<llvm::cl::opt<bool>*>(Options["disable-lsr"])->getValue());
 }
