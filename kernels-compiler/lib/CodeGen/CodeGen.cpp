@@ -7,6 +7,7 @@
 #include "Support/LLVMSetup.h"
 
 #include <llvm/ADT/APFloat.h>
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/FloatingPointMode.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
@@ -28,6 +29,7 @@
 #include <llvm/TargetParser/Host.h>
 #include <llvm/TargetParser/SubtargetFeature.h>
 #include <llvm/TargetParser/Triple.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/SplitModule.h>
 
 #include <sched.h>
@@ -236,13 +238,74 @@ void setCodeGenThreads(unsigned Threads) {
 }
 
 unsigned codeGenParts(const llvm::Module &M) {
-  if (availableThreads() <= 1)
-    return 1;
   unsigned Functions = 0;
   for (const llvm::Function &F : M)
     Functions += !F.isDeclaration();
-  return std::max(1u, std::min(Functions, MaxCodeGenParts));
+  return std::max(1u,
+                  std::min({Functions, availableThreads(), MaxCodeGenParts}));
 }
+
+namespace {
+
+// Splits M into Count parts for code generation, as llvm::SplitModule does
+// (every local symbol becomes a hidden external one, so that what one part
+// uses of another's links; each definition in one part), but with the
+// functions weighed by their instructions: the heaviest first, each into the
+// lightest part so far. (SplitModule's round robin put Mandelbrot's kernel,
+// as heavy as three plain ones, with another kernel: one thread took 135
+// ms where the other took 95.) The global variables are defined in part 0.
+// A module with aliases, ifuncs or comdats, which must stay with what they
+// name, goes to llvm::SplitModule.
+void splitByWeight(
+    llvm::Module &M, unsigned Count,
+    llvm::function_ref<void(std::unique_ptr<llvm::Module>)> Callback) {
+  if (!M.alias_empty() || !M.ifunc_empty() ||
+      !M.getComdatSymbolTable().empty()) {
+    llvm::SplitModule(M, Count, Callback, /*PreserveLocals=*/false,
+                      /*RoundRobin=*/true);
+    return;
+  }
+  auto Externalize = [](llvm::GlobalValue &GV) {
+    if (GV.hasLocalLinkage()) {
+      GV.setLinkage(llvm::GlobalValue::ExternalLinkage);
+      GV.setVisibility(llvm::GlobalValue::HiddenVisibility);
+    }
+    if (!GV.hasName())
+      GV.setName("__kc_split_unnamed"); // made unique by setName
+  };
+  for (llvm::Function &F : M)
+    Externalize(F);
+  for (llvm::GlobalVariable &GV : M.globals())
+    Externalize(GV);
+  std::vector<std::pair<unsigned, const llvm::Function *>> Weights;
+  for (const llvm::Function &F : M)
+    if (!F.isDeclaration())
+      Weights.emplace_back(F.getInstructionCount(), &F);
+  std::stable_sort(
+      Weights.begin(), Weights.end(),
+      [](const auto &A, const auto &B) { return A.first > B.first; });
+  std::vector<uint64_t> Load(Count, 0);
+  llvm::DenseMap<const llvm::GlobalValue *, unsigned> PartOf;
+  for (const auto &[Weight, F] : Weights) {
+    const auto Lightest = static_cast<unsigned>(
+        std::min_element(Load.begin(), Load.end()) - Load.begin());
+    PartOf[F] = Lightest;
+    Load[Lightest] += Weight + 1;
+  }
+  for (unsigned I = 0; I < Count; ++I) {
+    llvm::ValueToValueMapTy VMap;
+    std::unique_ptr<llvm::Module> Part =
+        llvm::CloneModule(M, VMap, [&](const llvm::GlobalValue *GV) {
+          auto It = PartOf.find(GV);
+          return It != PartOf.end() ? It->second == I : I == 0;
+        });
+    if (I != 0)
+      Part->setModuleInlineAsm("");
+    Callback(std::move(Part));
+  }
+}
+
+} // namespace
 
 std::unique_ptr<llvm::MemoryBuffer>
 compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
@@ -267,41 +330,21 @@ compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
         llvm::StringRef(Object.data(), Object.size()), "kernels.o");
   }
 
-  // Several work-group functions: split the module (each function and the
-  // variables it defines in one part; what one part uses of another's
-  // becomes a hidden external symbol, which the JIT links), compile the
-  // parts at once, each in a context of its own.
+  // Several work-group functions: split the module into parts of about the
+  // same weight (splitByWeight), compile the parts at once, each on a
+  // thread and in a context of its own; the JIT links their objects.
   std::vector<Part> Parts;
   Parts.reserve(Count);
-  llvm::SplitModule(
-      *M, Count,
-      [&](std::unique_ptr<llvm::Module> PartModule) {
-        Parts.emplace_back();
-        llvm::raw_svector_ostream OS(Parts.back().Bitcode);
-        llvm::WriteBitcodeToFile(*PartModule, OS);
-      },
-      /*PreserveLocals=*/false, /*RoundRobin=*/true);
-  M.reset();
-  // The largest parts first, each thread taking the next one left: the
-  // work-group functions differ much in size (a divergent loop's kernel
-  // takes as long as three plain ones), so one part per thread could leave
-  // a thread idle for most of the build.
-  std::vector<size_t> Order(Parts.size());
-  for (size_t I = 0; I < Order.size(); ++I)
-    Order[I] = I;
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    return Parts[A].Bitcode.size() > Parts[B].Bitcode.size();
+  splitByWeight(*M, Count, [&](std::unique_ptr<llvm::Module> PartModule) {
+    Parts.emplace_back();
+    llvm::raw_svector_ostream OS(Parts.back().Bitcode);
+    llvm::WriteBitcodeToFile(*PartModule, OS);
   });
-  std::atomic<size_t> Next{0};
-  auto CompileParts = [&] {
-    for (size_t I = Next.fetch_add(1); I < Order.size(); I = Next.fetch_add(1))
-      compilePart(Parts[Order[I]], Host);
-  };
-  const size_t ThreadCount = std::min<size_t>(Parts.size(), availableThreads());
+  M.reset();
   std::vector<std::thread> Threads;
-  for (size_t I = 1; I < ThreadCount; ++I)
-    Threads.emplace_back(CompileParts);
-  CompileParts();
+  for (size_t I = 1; I < Parts.size(); ++I)
+    Threads.emplace_back(compilePart, std::ref(Parts[I]), std::cref(Host));
+  compilePart(Parts[0], Host);
   for (std::thread &T : Threads)
     T.join();
   std::vector<llvm::StringRef> Objects;

@@ -46,8 +46,8 @@ std::unique_ptr<llvm::Module> optimizeForHost(const ModuleImpl &Executable,
 // the bitcode parsed into a fresh context, the host CPU and features set on
 // every function, the O3 pipeline (O0 with -cl-opt-disable), code
 // generation. An executable with several work-group functions is split into
-// codeGenParts() parts, compiled by up to one thread per processing unit,
-// the largest parts first; the result
+// codeGenParts() parts of about the same weight (the functions' instructions),
+// compiled at once, on a thread each; the result
 // is then their ELF objects packed into one buffer (packObjects), else one
 // ELF object. nullptr and Error on failure.
 std::unique_ptr<llvm::MemoryBuffer>
@@ -55,8 +55,8 @@ compileToObject(const ModuleImpl &Executable, const HostTarget &Host,
                 std::string &Error);
 
 // How many parts compileToObject compiles M in: one per defined function,
-// at most MaxCodeGenParts; one where this process may run on one processing
-// unit only.
+// at most one per processing unit this process may run on, at most
+// MaxCodeGenParts.
 inline constexpr unsigned MaxCodeGenParts = 16;
 unsigned codeGenParts(const llvm::Module &M);
 // Tests: at most Threads parts from now on in this process (0: as many as
