@@ -11,11 +11,13 @@
 #include <llvm/ADT/FloatingPointMode.h>
 #include <llvm/ADT/STLExtras.h>
 #include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -245,17 +247,36 @@ unsigned codeGenParts(const llvm::Module &M) {
                   std::min({Functions, availableThreads(), MaxCodeGenParts}));
 }
 
+// Without the loops, the compute program of bench/kernels from SPIR-V
+// weighed its Mandelbrot kernel (31 loops, the chunks of its divergent
+// loop) 702 and the three others (8 to 10 loops) 424, 282 and 190, where
+// they took 103, 41, 41 and 35 ms to compile: two parts put one of the
+// small ones with Mandelbrot (152 against 92 ms per build). Those times
+// fit about 23 instructions a loop.
+uint64_t codeGenWeight(const llvm::Function &F) {
+  llvm::DominatorTree Dominators(const_cast<llvm::Function &>(F));
+  llvm::LoopInfo Loops(Dominators);
+  uint64_t Count = 0;
+  llvm::SmallVector<const llvm::Loop *, 16> Work(Loops.begin(), Loops.end());
+  while (!Work.empty()) {
+    const llvm::Loop *L = Work.pop_back_val();
+    ++Count;
+    Work.append(L->begin(), L->end());
+  }
+  return F.getInstructionCount() + CodeGenLoopWeight * Count;
+}
+
 namespace {
 
 // Splits M into Count parts for code generation, as llvm::SplitModule does
 // (every local symbol becomes a hidden external one, so that what one part
 // uses of another's links; each definition in one part), but with the
-// functions weighed by their instructions: the heaviest first, each into the
-// lightest part so far. (SplitModule's round robin put Mandelbrot's kernel,
-// as heavy as three plain ones, with another kernel: one thread took 135
-// ms where the other took 95.) The global variables are defined in part 0.
-// A module with aliases, ifuncs or comdats, which must stay with what they
-// name, goes to llvm::SplitModule.
+// functions weighed by their instructions and loops (codeGenWeight): the
+// heaviest first, each into the lightest part so far. (SplitModule's round
+// robin put Mandelbrot's kernel, as heavy as three plain ones, with another
+// kernel: one thread took 135 ms where the other took 95.) The global variables
+// are defined in part 0. A module with aliases, ifuncs or comdats, which must
+// stay with what they name, goes to llvm::SplitModule.
 void splitByWeight(
     llvm::Module &M, unsigned Count,
     llvm::function_ref<void(std::unique_ptr<llvm::Module>)> Callback) {
@@ -277,10 +298,10 @@ void splitByWeight(
     Externalize(F);
   for (llvm::GlobalVariable &GV : M.globals())
     Externalize(GV);
-  std::vector<std::pair<unsigned, const llvm::Function *>> Weights;
+  std::vector<std::pair<uint64_t, const llvm::Function *>> Weights;
   for (const llvm::Function &F : M)
     if (!F.isDeclaration())
-      Weights.emplace_back(F.getInstructionCount(), &F);
+      Weights.emplace_back(codeGenWeight(F), &F);
   std::stable_sort(
       Weights.begin(), Weights.end(),
       [](const auto &A, const auto &B) { return A.first > B.first; });

@@ -4,12 +4,14 @@
 #include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/StringRef.h>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace llvm {
 class LLVMContext;
+class Function;
 class MemoryBuffer;
 class Module;
 namespace orc {
@@ -62,6 +64,13 @@ unsigned codeGenParts(const llvm::Module &M);
 // Tests: at most Threads parts from now on in this process (0: as many as
 // the processing units).
 void setCodeGenThreads(unsigned Threads);
+
+// What compiling F is expected to cost, in instructions, for splitting a
+// module into parts of the same weight: its instructions, and
+// CodeGenLoopWeight for each of its loops, which O3 rotates, unrolls and
+// vectorizes (a vector body, a vector epilogue and a scalar remainder each).
+inline constexpr uint64_t CodeGenLoopWeight = 23;
+uint64_t codeGenWeight(const llvm::Function &F);
 
 // Several objects in one buffer (the on-disk cache keeps one buffer per
 // executable): the magic, the count and the sizes as 8-byte little-endian

@@ -4,13 +4,19 @@
 // when the program is compiled whole, with a program-scope variable that
 // kernels in different parts share, from the on-disk cache too, and the
 // packed objects must read back exactly. Code generation runs without loop
-// strength reduction (Support/LLVMSetup.cpp).
+// strength reduction (Support/LLVMSetup.cpp). A function's weight for the
+// split counts its loops.
 #include "CodeGen/CodeGen.h"
 #include "compiler_test.hpp"
 
 #include <llvm/ADT/StringMap.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
 #include <llvm/Support/CommandLine.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/SourceMgr.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -167,4 +173,53 @@ TEST_CASE("code generation runs without loop strength reduction", "[compiler][co
     llvm::StringMap<llvm::cl::Option*>& Options = llvm::cl::getRegisteredOptions();
     REQUIRE(Options.count("disable-lsr") == 1);
     CHECK(static_cast<llvm::cl::opt<bool>*>(Options["disable-lsr"])->getValue());
+}
+
+TEST_CASE("a function's code generation weight counts its loops", "[compiler][codegen]") {
+    // 11 instructions twice: straight, and with a loop nest of two
+    // (the branches of the loops are what the straight one returns with).
+    const char* const IR = R"IR(
+define i32 @straight(i32 %n) {
+entry:
+  %a = add i32 %n, 1
+  %b = mul i32 %a, 3
+  %c = add i32 %b, %n
+  %d = mul i32 %c, %a
+  %e = add i32 %d, 7
+  %f = sub i32 %e, %b
+  %g = xor i32 %f, %c
+  %h = add i32 %g, 1
+  %k = add i32 %h, 2
+  %l = mul i32 %k, %n
+  ret i32 %l
+}
+define i32 @nested(i32 %n) {
+entry:
+  br label %outer
+outer:
+  %i = phi i32 [ 0, %entry ], [ %i1, %outer.latch ]
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %outer ], [ %j1, %inner ]
+  %j1 = add i32 %j, 1
+  %more = icmp slt i32 %j1, %n
+  br i1 %more, label %inner, label %outer.latch
+outer.latch:
+  %i1 = add i32 %i, 1
+  %again = icmp slt i32 %i1, %n
+  br i1 %again, label %outer, label %exit
+exit:
+  ret i32 %i1
+}
+)IR";
+    llvm::LLVMContext Context;
+    llvm::SMDiagnostic Error;
+    std::unique_ptr<llvm::Module> M = llvm::parseAssemblyString(IR, Error, Context);
+    REQUIRE(M);
+    const llvm::Function& Straight = *M->getFunction("straight");
+    const llvm::Function& Nested = *M->getFunction("nested");
+    REQUIRE(Straight.getInstructionCount() == 11);
+    REQUIRE(Nested.getInstructionCount() == 11);
+    CHECK(kc::codeGenWeight(Straight) == 11);
+    CHECK(kc::codeGenWeight(Nested) == 11 + 2 * kc::CodeGenLoopWeight);
 }
