@@ -175,10 +175,17 @@ void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
       [](llvm::FunctionPassManager &FPM, llvm::OptimizationLevel) {
         FPM.addPass(ScalarizeVectorTypesPass());
       });
+  // O2, not O3: what O3 adds that mattered here is non-trivial loop
+  // unswitching (without it the naive matmul of bench/kernels ran at 5
+  // GFLOP/s instead of 83, n-body at 0.9 Gpair/s instead of 5.3), which
+  // initializeLLVM turns on for every level. The rest of O3 (more
+  // unrolling, AggressiveInstCombine, call-site splitting) made no kernel of
+  // bench/kernels or bench/math faster and cost 8-10% of the build time of
+  // the compute program (210 -> 192 ms of CPU).
   llvm::ModulePassManager MPM =
       OptDisable
           ? A.PB.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-          : A.PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+          : A.PB.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   MPM.run(M, A.MAM);
 }
 

@@ -32,9 +32,9 @@ void runWorkGroupPipeline(llvm::Module &M, bool OptDisable);
 bool runPassPipeline(llvm::Module &M, llvm::StringRef Pipeline,
                      std::string &Error);
 
-// Before code generation for TM: O3 (vectorization across work-items
-// included, math calls to the vector variants TLII lists), or O0 with
-// OptDisable.
+// Before code generation for TM: O2 with non-trivial loop unswitching
+// (Support/LLVMSetup.cpp), vectorization across work-items included, math
+// calls to the vector variants TLII lists; or O0 with OptDisable.
 void runCodeGenPipeline(llvm::Module &M, llvm::TargetMachine &TM,
                         const llvm::TargetLibraryInfoImpl &TLII,
                         bool OptDisable);

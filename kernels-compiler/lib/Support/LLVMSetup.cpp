@@ -37,6 +37,12 @@ void initializeLLVM() {
     // this is its process-wide option, as JIT compilers embedding LLVM set
     // theirs; it only affects code generation of this LLVM library.
     setLLVMOption("disable-lsr", "true");
+    // Non-trivial loop unswitching (a loop copied for each value of a
+    // condition that does not change in it) at O2, where LLVM only does it
+    // at O3: the host pipeline is O2 (Pipeline/Pipeline.cpp), and this is
+    // the part of O3 that vectorizes the work-item loops of kernels like a
+    // naive matmul or n-body (16x and 6x faster with it).
+    setLLVMOption("enable-nontrivial-unswitch", "true");
   });
 }
 

@@ -5,6 +5,7 @@
 #include "Binary/ModuleImpl.h"
 #include "CodeGen/CodeGen.h"
 #include "compiler_test.hpp"
+#include "host_shape.hpp"
 
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
@@ -17,6 +18,9 @@
 #include <cstdlib>
 
 namespace {
+
+using kctest::hostShape;
+using kctest::Shape;
 
 // Floats aligned as an OpenCL buffer is: the kernels load float8 and float16
 // with aligned vector instructions.
@@ -40,40 +44,6 @@ private:
     size_t Count;
     float* Data;
 };
-
-struct Shape {
-    bool VectorizedLoop = false; // a loop with llvm.loop.isvectorized
-    unsigned WidestVector = 0;   // lanes of the widest vector-typed value
-};
-
-// What the host's O3 pipeline made of the work-group function of Kernel.
-Shape hostShape(const std::string& Source, const std::string& Kernel) {
-    std::unique_ptr<kc::Module> M = kctest::build(Source);
-    llvm::LLVMContext Context;
-    Context.setDiagnosticHandlerCallBack([](const llvm::DiagnosticInfo*, void*) {}, nullptr);
-    std::string Error;
-    std::unique_ptr<llvm::Module> IR = kc::optimizeForHost(static_cast<const kc::ModuleImpl&>(*M),
-                                                           kc::detectHostTarget(), Context, Error);
-    INFO(Error);
-    REQUIRE(IR);
-    const llvm::Function* F = IR->getFunction(Kernel + "_wg");
-    REQUIRE(F);
-    Shape S;
-    for (const llvm::BasicBlock& BB : *F)
-        for (const llvm::Instruction& I : BB) {
-            if (const auto* VT = llvm::dyn_cast<llvm::FixedVectorType>(I.getType()))
-                S.WidestVector = std::max(S.WidestVector, VT->getNumElements());
-            const llvm::MDNode* Loop = I.getMetadata(llvm::LLVMContext::MD_loop);
-            if (!Loop)
-                continue;
-            for (const llvm::MDOperand& Operand : Loop->operands())
-                if (const auto* Node = llvm::dyn_cast<llvm::MDNode>(Operand))
-                    if (Node->getNumOperands() > 0)
-                        if (const auto* Name = llvm::dyn_cast<llvm::MDString>(Node->getOperand(0)))
-                            S.VectorizedLoop |= Name->getString() == "llvm.loop.isvectorized";
-        }
-    return S;
-}
 
 // clpeak's compute kernels: a chain of dependent additions per work-item on
 // a vector type, its lanes summed at the end. Integer-valued floats keep the
