@@ -1,8 +1,11 @@
 // runtime::parallel_fill and runtime::parallel_copy against a byte model:
 // every pattern size (1 … 128), sizes around the line (128 B), split
 // (8 MiB) and streaming (32 MiB) thresholds, starts aligned to 16 bytes and
-// to the pattern size only, and the bytes around the range left alone.
+// to the pattern size only, and the bytes around the range left alone; one
+// thread's streaming copy (runtime::stream_copy) from and to every
+// alignment.
 // Splits start at 1 MiB, in chunks of 128 KiB … 2 MiB.
+#include "runtime/stream_copy.hpp"
 #include "runtime/thread_pool.hpp"
 
 #include <catch2/catch.hpp>
@@ -61,8 +64,9 @@ TEST_CASE("parallel_fill writes the pattern and nothing else", "[runtime]") {
 
 TEST_CASE("parallel_copy copies exactly the range", "[runtime]") {
     ThreadPool pool(2, {});
-    for (size_t size : {size_t(0), size_t(1), size_t(4097), size_t(1u << 20), size_t(1u << 20) + 7,
-                        size_t(8u << 20) + 5, size_t(20u << 20) + 3}) {
+    for (size_t size :
+         {size_t(0), size_t(1), size_t(4097), size_t(1u << 20), size_t(1u << 20) + 7,
+          size_t(8u << 20) + 5, size_t(20u << 20) + 3, size_t(32u << 20) + 4096 + 77}) {
         std::vector<unsigned char> source(size + 16);
         for (size_t i = 0; i < source.size(); ++i)
             source[i] = static_cast<unsigned char>(i * 13 + 5);
@@ -76,4 +80,25 @@ TEST_CASE("parallel_copy copies exactly the range", "[runtime]") {
         }
         CHECK(right);
     }
+}
+
+TEST_CASE("stream_copy copies exactly, from and to any alignment", "[runtime]") {
+    std::vector<unsigned char> source(4096);
+    for (size_t i = 0; i < source.size(); ++i)
+        source[i] = static_cast<unsigned char>(i * 7 + 1);
+    for (size_t out_offset = 0; out_offset < 64; ++out_offset)
+        for (size_t in_offset : {size_t(0), size_t(1), size_t(32), size_t(63)})
+            for (size_t size : {size_t(0), size_t(1), size_t(63), size_t(64), size_t(255),
+                                size_t(256), size_t(257), size_t(1000), size_t(3000)}) {
+                alignas(64) unsigned char target[3200];
+                std::memset(target, 0xee, sizeof target);
+                usmcl::runtime::stream_copy(target + out_offset, source.data() + in_offset, size);
+                bool right = true;
+                for (size_t i = 0; i < sizeof target && right; ++i) {
+                    const bool inside = i >= out_offset && i < out_offset + size;
+                    right = target[i] == (inside ? source[i - out_offset + in_offset] : 0xee);
+                }
+                INFO("to +" << out_offset << ", from +" << in_offset << ", " << size << " bytes");
+                REQUIRE(right);
+            }
 }
