@@ -7,9 +7,8 @@
 // 5.6 Gelem/s, float log 1.5 -> 3.9, double exp 2.1 -> 2.3; of an Intel
 // Xeon with AVX-512: float pow 0.77 -> 1.15 -> 1.30 with tables (0.58 ->
 // 0.62 ulp), float log without its division 4.9 -> 6.0, with fewer
-// operations 5.25 -> 6.30. A double log of
-// fdlibm's form, 1.5 against libmvec's 1.7, was slower and is left to
-// libmvec.)
+// operations 5.25 -> 6.30. A double log of fdlibm's form, 1.5 against
+// libmvec's 1.7, was slower and is left to libmvec.)
 
 // log: x = 2^k z with sqrt(2)/2 <= z < sqrt(2), k and z from one
 // subtraction of the bits (musl's logf), f = z - 1 (exact), log(1 + f) =
@@ -19,11 +18,12 @@
 // rounding to float is 0.03 ulp of the result at most: |k ln 2| >= 0.69 >
 // 2 |log z| when k is not 0); subnormals scaled up first; the special
 // inputs (0, negative, infinite, NaN: all whose bits, scaled, are not a
-// positive finite float's) from one unsigned comparison. 0.95 ulp over all 2^32 floats
-// (math_conformance --long, also --daz; limit 3). (The same polynomial with
-// k and z from the mantissa and the exponent apart, k ln 2 in two parts
-// and four selects for the special inputs, 36 vector operations against
-// 29: 2.54 -> 2.80 Gelem/s on one core of the Xeon, 5.25 -> 6.30 on two.)
+// positive finite float's) from one unsigned comparison. 0.95 ulp over all
+// 2^32 floats (math_conformance --long, also --daz; limit 3). (The same
+// polynomial with k and z from the mantissa and the exponent apart, k ln 2
+// in two parts and four selects for the special inputs, 36 vector
+// operations against 29: 2.54 -> 2.80 Gelem/s on one core of the Xeon,
+// 5.25 -> 6.30 on two.)
 OVERLOAD float log(float x) {
   const int Sub = as_int(x) < 0x00800000; // also zero and negative
   const int Bits = as_int(Sub ? x * 0x1p25f : x);

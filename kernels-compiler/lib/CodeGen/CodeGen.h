@@ -37,7 +37,8 @@ bool hasFeature(const HostTarget &Host, llvm::StringRef Feature);
 inline constexpr const char *OptDisableFlag = "kc.opt-disable";
 
 // The executable's IR as code generation sees it: parsed into Context, the
-// host CPU and features set on every function, the O3 pipeline run (O0 with
+// host CPU and features set on every function, the host pipeline run
+// (runCodeGenPipeline: O2 with non-trivial loop unswitching; O0 with
 // -cl-opt-disable). nullptr and Error on failure.
 std::unique_ptr<llvm::Module> optimizeForHost(const ModuleImpl &Executable,
                                               const HostTarget &Host,
@@ -46,10 +47,10 @@ std::unique_ptr<llvm::Module> optimizeForHost(const ModuleImpl &Executable,
 
 // The object code of the executable's work-group functions for the host:
 // the bitcode parsed into a fresh context, the host CPU and features set on
-// every function, the O3 pipeline (O0 with -cl-opt-disable), code
+// every function, the host pipeline (O0 with -cl-opt-disable), code
 // generation. An executable with several work-group functions is split into
-// codeGenParts() parts of about the same weight (the functions' instructions),
-// compiled at once, on a thread each; the result
+// codeGenParts() parts of about the same weight (codeGenWeight), compiled at
+// once, on a thread each; the result
 // is then their ELF objects packed into one buffer (packObjects), else one
 // ELF object. nullptr and Error on failure.
 std::unique_ptr<llvm::MemoryBuffer>
@@ -67,8 +68,9 @@ void setCodeGenThreads(unsigned Threads);
 
 // What compiling F is expected to cost, in instructions, for splitting a
 // module into parts of the same weight: its instructions, and
-// CodeGenLoopWeight for each of its loops, which O3 rotates, unrolls and
-// vectorizes (a vector body, a vector epilogue and a scalar remainder each).
+// CodeGenLoopWeight for each of its loops, which the host pipeline rotates,
+// unswitches, unrolls and vectorizes (a vector body, a vector epilogue and a
+// scalar remainder each).
 inline constexpr uint64_t CodeGenLoopWeight = 23;
 uint64_t codeGenWeight(const llvm::Function &F);
 
