@@ -130,7 +130,8 @@ std::vector<T> wide_edge_values() {
                                  L::max() / 2,
                                  L::max(),
                                  L::infinity(),
-                                 L::quiet_NaN()};
+                                 L::quiet_NaN(),
+                                 L::signaling_NaN()};
     if (d) {
         magnitudes.push_back(T(1e100));
         magnitudes.push_back(T(1e300));

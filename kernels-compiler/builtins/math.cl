@@ -47,7 +47,20 @@ INTRINSIC_1(atan, __builtin_elementwise_atan)
 INTRINSIC_1(sinh, __builtin_elementwise_sinh)
 INTRINSIC_1(cosh, __builtin_elementwise_cosh)
 INTRINSIC_1(tanh, __builtin_elementwise_tanh)
-INTRINSIC_2_T(pow, __builtin_elementwise_pow, double)
+// double pow is libm's and libmvec's, which give NaN for a signaling NaN
+// to the power 0 and for 1 to the power of a signaling NaN; OpenCL says 1
+// for both, whatever the other operand.
+#define POW_T(T)                                                               \
+  OVERLOAD T pow(T x, T y) {                                                   \
+    const T Pow = __builtin_elementwise_pow(x, y);                             \
+    return (y == (T)0.0 | x == (T)1.0) ? (T)1.0 : Pow;                         \
+  }
+POW_T(double)
+POW_T(double2)
+POW_T(double3)
+POW_T(double4)
+POW_T(double8)
+POW_T(double16)
 INTRINSIC_1_T(log, __builtin_elementwise_log, double)
 INTRINSIC_2(copysign, __builtin_elementwise_copysign)
 INTRINSIC_2(fmin, __builtin_elementwise_min)
@@ -105,7 +118,17 @@ LIBM_1(tgamma)
 LIBM_2(atan2)
 LIBM_2(fdim)
 LIBM_2(fmod)
-LIBM_2(hypot)
+// hypot: glibc's gives NaN for an infinity and a signaling NaN; C99 (and
+// OpenCL) say +inf whenever one argument is infinite.
+LIBM_DECL_2(hypot)
+OVERLOAD float hypot(float x, float y) {
+  return (isinf(x) | isinf(y)) ? INFINITY : libm_hypotf(x, y);
+}
+OVERLOAD double hypot(double x, double y) {
+  return (isinf(x) | isinf(y)) ? (double)INFINITY : libm_hypot(x, y);
+}
+VEC_2(float, hypot, float, float)
+VEC_2(double, hypot, double, double)
 LIBM_2(nextafter)
 
 // cbrt: x = t 2^(3k) with t in [1, 8) (denormals scaled by 2^54 first), a
