@@ -1,6 +1,7 @@
-// The answer of the two migration-counter queries of usmcl_ext.h
-// (clGetDeviceMigrationCountersUSMCL, clGetMemObjectMigrationCountersUSMCL):
-// their argument rules and the copy-out, in one place.
+// The answer of the migration-counter queries of usmcl_ext.h
+// (clGetDeviceMigrationCountersUSMCL, clGetMemObjectMigrationCountersUSMCL,
+// clGetMemAllocMigrationCountersUSMCL): their argument rules and the
+// copy-out, in one place.
 #pragma once
 
 #include "api/boundary.hpp"

@@ -6,6 +6,7 @@
 #include "api/entrypoints.hpp"
 #include "api/info_writer.hpp"
 #include "api/mem_validate.hpp"
+#include "api/migration_counters.hpp"
 #include "core/context.hpp"
 
 #include <CL/cl_ext.h>
@@ -173,8 +174,26 @@ cl_int CL_API_CALL clGetMemAllocInfoINTEL(cl_context context, const void* ptr,
         }
         case CL_MEM_ALLOC_FLAGS_INTEL:
             return out.scalar<cl_mem_alloc_flags_intel>(allocation ? allocation->flags : 0);
+        case CL_MEM_ALLOC_RESIDENT_BYTES_USMCL:
+            return out.scalar<cl_ulong>(
+                allocation ? object->usm().traffic(*allocation).resident_bytes : 0);
         default: return {CL_INVALID_VALUE, "unknown cl_mem_info_intel"};
         }
+    });
+}
+
+cl_int CL_API_CALL clGetMemAllocMigrationCountersUSMCL(cl_context context, const void* ptr,
+                                                       cl_uint num_values, cl_ulong* values,
+                                                       cl_uint* num_values_ret) {
+    return guarded(__func__, [&]() -> Status {
+        core::Context* object = core::Context::from_handle(context);
+        USMCL_CHECK(object, CL_INVALID_CONTEXT, "not a context");
+        const std::optional<memory::UsmAllocation> allocation = object->usm().find(ptr);
+        USMCL_CHECK(allocation, CL_INVALID_VALUE, "ptr is not inside a USM allocation");
+        const memory::SharedPages::Traffic t = object->usm().traffic(*allocation);
+        const std::array<cl_ulong, CL_MIGRATION_COUNTERS_USMCL> counters = {
+            t.bytes_to_device, t.bytes_to_host, 0, 0, t.blocks_to_device, t.blocks_to_host, 0, 0};
+        return write_migration_counters(counters, num_values, values, num_values_ret);
     });
 }
 

@@ -58,6 +58,13 @@ public:
     // The migrating pages of a shared allocation of a discrete-memory device
     // that starts at base (memory/shared_pages.hpp), or nullptr.
     memory::SharedPages* shared_pages(const void* base) const;
+    // What moved of an allocation between the host's memory domain and its
+    // device's, and how many of its bytes are in its device's domain now
+    // when that domain is not the host's (CL/usmcl_ext.h): a discrete
+    // device's device allocations wholly, its shared ones by the blocks
+    // resident there; the allocations of a device with a NUMA domain of its
+    // own wholly; everything else none.
+    memory::SharedPages::Traffic traffic(const memory::UsmAllocation& allocation) const;
     std::size_t live_allocations() const { return registry_.size(); }
     std::size_t bookkeeping_bytes() const { return registry_.bookkeeping_bytes(); }
 

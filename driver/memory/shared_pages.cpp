@@ -339,6 +339,9 @@ bool SharedPages::move(std::size_t index, bool to_device, Moved& moved) {
         block.device = range;
         Domain::count_copy(host_, device_, length);
         moved.to_device += length;
+        bytes_to_device_.fetch_add(length, std::memory_order_relaxed);
+        blocks_to_device_.fetch_add(1, std::memory_order_relaxed);
+        resident_bytes_.fetch_add(length, std::memory_order_relaxed);
     } else {
         populate(shadow_ + offset, length);
         std::memcpy(shadow_ + offset, block.device, length);
@@ -349,10 +352,23 @@ bool SharedPages::move(std::size_t index, bool to_device, Moved& moved) {
         block.device = nullptr;
         Domain::count_copy(device_, host_, length);
         moved.to_host += length;
+        bytes_to_host_.fetch_add(length, std::memory_order_relaxed);
+        blocks_to_host_.fetch_add(1, std::memory_order_relaxed);
+        resident_bytes_.fetch_sub(length, std::memory_order_relaxed);
     }
     // The new mapping has the protection of the one it duplicates.
     block.accessible = true;
     return true;
+}
+
+SharedPages::Traffic SharedPages::traffic() const {
+    Traffic t;
+    t.bytes_to_device = bytes_to_device_.load(std::memory_order_relaxed);
+    t.bytes_to_host = bytes_to_host_.load(std::memory_order_relaxed);
+    t.blocks_to_device = blocks_to_device_.load(std::memory_order_relaxed);
+    t.blocks_to_host = blocks_to_host_.load(std::memory_order_relaxed);
+    t.resident_bytes = resident_bytes_.load(std::memory_order_relaxed);
+    return t;
 }
 
 bool SharedPages::resolve_in_place(const std::byte* address, DomainId side) {

@@ -25,6 +25,7 @@
 
 #include "memory/migration_planner.hpp"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -68,6 +69,18 @@ public:
     // model as the fault handler's are.
     void migrate(std::size_t offset, std::size_t size, bool to_device);
 
+    // What this allocation's blocks did: bytes and blocks moved each way
+    // since it was made, and the bytes resident on the device now. Read
+    // without a lock (each value is consistent, the set is a snapshot).
+    struct Traffic {
+        std::uint64_t bytes_to_device = 0;
+        std::uint64_t bytes_to_host = 0;
+        std::uint64_t blocks_to_device = 0;
+        std::uint64_t blocks_to_host = 0;
+        std::uint64_t resident_bytes = 0;
+    };
+    Traffic traffic() const;
+
     // Used by the fault handler and the phases of the device (shared_pages.cpp).
     struct Block {
         std::byte* device = nullptr; // its range of the region while resident there
@@ -107,6 +120,12 @@ private:
     std::size_t size_;
     std::size_t mapped_; // size_ in whole pages
     std::vector<Block> blocks_;
+    // Traffic, written by move() (under the registry's lock), read by anyone.
+    std::atomic<std::uint64_t> bytes_to_device_{0};
+    std::atomic<std::uint64_t> bytes_to_host_{0};
+    std::atomic<std::uint64_t> blocks_to_device_{0};
+    std::atomic<std::uint64_t> blocks_to_host_{0};
+    std::atomic<std::uint64_t> resident_bytes_{0};
 };
 
 // Marks a kernel of a domain as running: while any does, the shared

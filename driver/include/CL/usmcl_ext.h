@@ -57,6 +57,30 @@ typedef cl_int(CL_API_CALL* clGetMemObjectMigrationCountersUSMCL_fn)(cl_mem memo
                                                                      cl_ulong* values,
                                                                      cl_uint* num_values_ret);
 
+/* clGetMemAllocMigrationCountersUSMCL: the copies so far of the USM
+ * allocation that contains ptr, with the same indices: FROM_HOST bytes and
+ * MIGRATIONS the blocks moved into its device's memory, TO_HOST those moved
+ * back (the shared allocations of a discrete-memory device, which migrate by
+ * blocks of 64 KiB, the last one rounded up to whole pages); FROM_DEVICES
+ * and TO_DEVICES are 0. Every other allocation never moves: all 0.
+ * CL_INVALID_CONTEXT if context is not a context; CL_INVALID_VALUE if ptr is
+ * not inside a USM allocation of context, and as for
+ * clGetDeviceMigrationCountersUSMCL. */
+typedef cl_int(CL_API_CALL* clGetMemAllocMigrationCountersUSMCL_fn)(cl_context context,
+                                                                    const void* ptr,
+                                                                    cl_uint num_values,
+                                                                    cl_ulong* values,
+                                                                    cl_uint* num_values_ret);
+
+/* clGetMemAllocInfoINTEL: the bytes of the allocation that are in its
+ * device's memory domain now, when that domain is not the host's (a
+ * cl_ulong): all of a discrete-memory device's device allocations, the
+ * blocks of its shared allocations resident there (whole blocks, as the
+ * counters count them), all of the allocations of a device with a NUMA
+ * domain of its own; 0 for host allocations, for the CPU device's, and for
+ * a pointer outside every allocation. */
+#define CL_MEM_ALLOC_RESIDENT_BYTES_USMCL 0x7F5C0001
+
 #ifdef __cplusplus
 }
 #endif

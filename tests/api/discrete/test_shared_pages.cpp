@@ -52,6 +52,29 @@ Moved moved_since(const Counters& before, cl_device_id device) {
     return {delta[CL_MIGRATED_BYTES_FROM_HOST_USMCL], delta[CL_MIGRATED_BYTES_TO_HOST_USMCL]};
 }
 
+// An allocation's own counters (clGetMemAllocMigrationCountersUSMCL).
+Counters alloc_counters(cl_context context, const void* ptr) {
+    auto* function = reinterpret_cast<clGetMemAllocMigrationCountersUSMCL_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform(),
+                                                 "clGetMemAllocMigrationCountersUSMCL"));
+    REQUIRE(function != nullptr);
+    Counters values{};
+    cl_uint count = 0;
+    REQUIRE_OK(function(context, ptr, CL_MIGRATION_COUNTERS_USMCL, values.data(), &count));
+    REQUIRE(count == CL_MIGRATION_COUNTERS_USMCL);
+    return values;
+}
+
+// The bytes of the allocation in its device's memory now.
+cl_ulong resident_bytes(const usm_functions& usm, cl_context context, const void* ptr) {
+    cl_ulong bytes = ~cl_ulong(0);
+    size_t size = 0;
+    REQUIRE_OK(usm.alloc_info(context, ptr, CL_MEM_ALLOC_RESIDENT_BYTES_USMCL, sizeof(bytes),
+                              &bytes, &size));
+    REQUIRE(size == sizeof(bytes));
+    return bytes;
+}
+
 void add_on(cl_command_queue queue, cl_kernel kernel, const usm_functions& usm, void* data,
             size_t first_word, size_t words, cl_uint value) {
     REQUIRE_OK(usm.set_arg_pointer(kernel, 0, static_cast<cl_uint*>(data) + first_word));
@@ -169,6 +192,109 @@ TEST_CASE("a shared allocation of a discrete-memory device moves by the blocks t
     check_all();
 
     REQUIRE_OK(usm.blocking_free(context.get(), data));
+}
+
+TEST_CASE("an allocation's own counters and resident bytes follow its blocks") {
+    const usm_functions usm = usm_test::load_usm(platform());
+    const cl_device_id cpu = cpu_device();
+    const cl_device_id device = discrete_devices()[0];
+    const ContextPtr context = make_context({cpu, device});
+    const QueuePtr on_device = make_queue(context.get(), device);
+    const ProgramPtr program = build_for(context.get(), {cpu, device}, source);
+    const KernelPtr add = make_kernel(program.get(), "add");
+
+    constexpr size_t blocks = 8;
+    constexpr size_t words = blocks * words_per_block;
+    cl_int error = CL_OUT_OF_RESOURCES;
+    auto* data = static_cast<cl_uint*>(
+        usm.shared_alloc(context.get(), device, nullptr, words * 4, 0, &error));
+    REQUIRE_OK(error);
+    auto* other = static_cast<cl_uint*>(
+        usm.shared_alloc(context.get(), device, nullptr, words * 4, 0, &error));
+    REQUIRE_OK(error);
+    for (size_t i = 0; i < words; ++i)
+        data[i] = other[i] = static_cast<cl_uint>(i);
+    CHECK(resident_bytes(usm, context.get(), data) == 0);
+    CHECK(alloc_counters(context.get(), data) == Counters{});
+
+    // A kernel over blocks 0 to 2 of data, asked by an interior pointer.
+    add_on(on_device.get(), add.get(), usm, data, 0, 3 * words_per_block, 1);
+    CHECK(resident_bytes(usm, context.get(), data + 100) == 3 * block);
+    Counters c = alloc_counters(context.get(), data + words - 1);
+    CHECK(c[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == 3 * block);
+    CHECK(c[CL_MIGRATIONS_FROM_HOST_USMCL] == 3);
+    CHECK(c[CL_MIGRATED_BYTES_TO_HOST_USMCL] == 0);
+    // The other allocation was not touched.
+    CHECK(resident_bytes(usm, context.get(), other) == 0);
+    CHECK(alloc_counters(context.get(), other) == Counters{});
+
+    // The host reads block 1: it comes back, blocks 0 and 2 stay.
+    CHECK(data[words_per_block + 5] == words_per_block + 6);
+    CHECK(resident_bytes(usm, context.get(), data) == 2 * block);
+    c = alloc_counters(context.get(), data);
+    CHECK(c[CL_MIGRATED_BYTES_TO_HOST_USMCL] == block);
+    CHECK(c[CL_MIGRATIONS_TO_HOST_USMCL] == 1);
+    CHECK(c[CL_MIGRATED_BYTES_FROM_DEVICES_USMCL] == 0);
+    CHECK(c[CL_MIGRATED_BYTES_TO_DEVICES_USMCL] == 0);
+
+    // clEnqueueMigrateMemINTEL to the device, the whole allocation.
+    cl_event done = nullptr;
+    REQUIRE_OK(usm.migrate(on_device.get(), data, words * 4,
+                           CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, nullptr, &done));
+    REQUIRE_OK(clWaitForEvents(1, &done));
+    REQUIRE_OK(clReleaseEvent(done));
+    CHECK(resident_bytes(usm, context.get(), data) == blocks * block);
+    c = alloc_counters(context.get(), data);
+    CHECK(c[CL_MIGRATED_BYTES_FROM_HOST_USMCL] == (3 + 6) * block);
+    CHECK(c[CL_MIGRATIONS_FROM_HOST_USMCL] == 9);
+
+    // Everything back to the host by reading it, the values kept.
+    for (size_t i = 0; i < words; ++i)
+        REQUIRE(data[i] == static_cast<cl_uint>(i + (i < 3 * words_per_block ? 1 : 0)));
+    CHECK(resident_bytes(usm, context.get(), data) == 0);
+    c = alloc_counters(context.get(), data);
+    CHECK(c[CL_MIGRATED_BYTES_TO_HOST_USMCL] == (1 + blocks) * block);
+    CHECK(c[CL_MIGRATIONS_TO_HOST_USMCL] == 1 + blocks);
+
+    // A device allocation of the discrete device is all in its memory, a
+    // host allocation and the CPU device's allocations never are; none of
+    // them moves.
+    void* on_card = usm.device_alloc(context.get(), device, nullptr, 3 * kib, 0, &error);
+    REQUIRE_OK(error);
+    void* host = usm.host_alloc(context.get(), nullptr, 3 * kib, 0, &error);
+    REQUIRE_OK(error);
+    void* cpu_shared = usm.shared_alloc(context.get(), cpu, nullptr, 3 * kib, 0, &error);
+    REQUIRE_OK(error);
+    CHECK(resident_bytes(usm, context.get(), on_card) == 3 * kib);
+    CHECK(resident_bytes(usm, context.get(), host) == 0);
+    CHECK(resident_bytes(usm, context.get(), cpu_shared) == 0);
+    for (void* p : {on_card, host, cpu_shared})
+        CHECK(alloc_counters(context.get(), p) == Counters{});
+
+    // Errors: a pointer outside every allocation, no room for the answer,
+    // not a context. The residency of an unknown pointer is 0, as its type
+    // is CL_MEM_TYPE_UNKNOWN_INTEL.
+    auto* function = reinterpret_cast<clGetMemAllocMigrationCountersUSMCL_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform(),
+                                                 "clGetMemAllocMigrationCountersUSMCL"));
+    cl_ulong values[CL_MIGRATION_COUNTERS_USMCL] = {};
+    cl_uint count = 0;
+    int stack_value = 0;
+    CHECK(function(context.get(), &stack_value, CL_MIGRATION_COUNTERS_USMCL, values, &count) ==
+          CL_INVALID_VALUE);
+    CHECK(function(context.get(), data, 1, nullptr, &count) == CL_INVALID_VALUE);
+    CHECK(function(context.get(), data, 0, nullptr, nullptr) == CL_INVALID_VALUE);
+    CHECK(function(nullptr, data, CL_MIGRATION_COUNTERS_USMCL, values, &count) ==
+          CL_INVALID_CONTEXT);
+    REQUIRE_OK(function(context.get(), data, 0, nullptr, &count));
+    CHECK(count == CL_MIGRATION_COUNTERS_USMCL);
+    CHECK(resident_bytes(usm, context.get(), &stack_value) == 0);
+    cl_uint too_small = 0;
+    CHECK(usm.alloc_info(context.get(), data, CL_MEM_ALLOC_RESIDENT_BYTES_USMCL, sizeof(too_small),
+                         &too_small, nullptr) == CL_INVALID_VALUE);
+
+    for (void* p : {static_cast<void*>(data), static_cast<void*>(other), on_card, host, cpu_shared})
+        REQUIRE_OK(usm.blocking_free(context.get(), p));
 }
 
 TEST_CASE("a kernel of a discrete-memory device walks a list of shared pointers the host built") {
