@@ -28,7 +28,8 @@
 // that has not ended (Uniformity: `if (gid >= n) return;` before the loop
 // is fine, the function is then marked kc-may-exit-early for
 // SubCfgFormation), or else divergent as above; not a small constant number
-// of iterations (unrolling does better); something in them differs between
+// of iterations of a body small enough to unroll whole (unrolling does
+// better); something in them differs between
 // work-items; no calls,
 // atomics or volatile accesses (they keep the work-item loop scalar
 // anyway); no access that walks a row per work-item (unit stride along the
@@ -69,8 +70,15 @@ namespace kc {
 namespace {
 
 // Loops with at most this many iterations, known at compile time, are left
-// for the unroller.
+// for the unroller...
 constexpr unsigned SmallTripCount = 32;
+// ...when it unrolls them whole: their body, vector values counted by
+// their elements (the vectorizer across work-items splits them), times the
+// trip count at most this many instructions (LLVM's full-unroll threshold
+// at O2 is 150 of its cost units). clpeak's float8 kernel, 16 iterations of
+// 16 float8 mads, stayed a loop of vector operations in each work-item, a
+// chain of dependent fmas: 10 GFLOPS against float4's 100.
+constexpr unsigned FullUnrollSize = 600;
 // At most this many loops work-items run differently get barriers in one
 // kernel: each costs a sub-CFG in three copies, some 70 ms of code
 // generation (a kernel with 12 such loops built in 860 ms against 33 ms).
@@ -183,6 +191,17 @@ bool hasAccessAlongLoop(const llvm::Loop &L, llvm::ScalarEvolution &SE) {
   return false;
 }
 
+// The loop's instructions, a vector value counted by its elements.
+uint64_t scalarSize(const llvm::Loop &L) {
+  uint64_t Size = 0;
+  for (const llvm::BasicBlock *BB : L.blocks())
+    for (const llvm::Instruction &I : *BB) {
+      const auto *Vector = llvm::dyn_cast<llvm::FixedVectorType>(I.getType());
+      Size += Vector ? Vector->getNumElements() : 1;
+    }
+  return Size;
+}
+
 enum class Choice { No, Uniform, Divergent };
 
 Choice choose(const llvm::Loop &L, const Uniformity &U,
@@ -199,7 +218,8 @@ Choice choose(const llvm::Loop &L, const Uniformity &U,
                      return U.isUniformTerminator(*BB);
                    });
   unsigned TripCount = SE.getSmallConstantTripCount(&L);
-  if (TripCount != 0 && TripCount <= SmallTripCount)
+  if (TripCount != 0 && TripCount <= SmallTripCount &&
+      TripCount * scalarSize(L) <= FullUnrollSize)
     return Choice::No;
   bool Varies = Divergent;
   for (const llvm::BasicBlock *BB : L.blocks()) {
