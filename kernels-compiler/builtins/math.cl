@@ -311,7 +311,15 @@ OVERLOAD double powr(double x, double y) {
     return y < 0.0 ? (double)INFINITY : 0.0;
   return pow(x, y);
 }
-OVERLOAD float powr(float x, float y) { return (float)powr((double)x, (double)y); }
+// float: the float pow of exp_log.cl (16 lanes to a 512-bit vector; no
+// double, no libmvec call), the same special cases as selects.
+OVERLOAD float powr(float x, float y) {
+  float Result = pow(x, y);
+  Result = x == 0.0f ? (y < 0.0f ? INFINITY : 0.0f) : Result;
+  Result = y == 0.0f ? (((x == 0.0f) | isinf(x)) ? NAN : 1.0f) : Result;
+  Result = x == 1.0f ? (isinf(y) ? NAN : 1.0f) : Result;
+  return ((x < 0.0f) | isnan(x) | isnan(y)) ? NAN : Result;
+}
 VEC_2(float, powr, float, float)
 VEC_2(double, powr, double, double)
 
