@@ -167,6 +167,19 @@ Result<LaunchRange> resolve_ndrange(const Kernel& kernel, Device& device,
     return launch;
 }
 
+Result<std::array<size_t, 3>> suggest_local_size(const Kernel& kernel, Device& device,
+                                                 const NDRangeRequest& request) {
+    NDRangeRequest without_local = request;
+    without_local.local_size = nullptr;
+    Result<LaunchRange> launch = resolve_ndrange(kernel, device, without_local);
+    USMCL_TRY(launch.status());
+    USMCL_TRY(pack_arguments(kernel, device.description()).status());
+    std::array<size_t, 3> local{1, 1, 1};
+    for (cl_uint dim = 0; dim < request.work_dim; ++dim)
+        local[dim] = static_cast<size_t>(launch->range.local_size[dim]);
+    return local;
+}
+
 Result<Event*> enqueue_kernel(CommandQueue& queue, Kernel& kernel, const NDRangeRequest& request,
                               std::span<Event* const> wait_list, cl_command_type type) {
     Result<LaunchRange> launch = resolve_ndrange(kernel, queue.device(), request);

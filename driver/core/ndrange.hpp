@@ -13,6 +13,8 @@
 
 #include <span>
 
+#include <array>
+
 namespace usmcl::core {
 
 // The work-item space as the application gives it. A null global size, like
@@ -36,6 +38,12 @@ struct LaunchRange {
 // _WORK_ITEM_SIZE) and completes it.
 Result<LaunchRange> resolve_ndrange(const Kernel& kernel, Device& device,
                                     const NDRangeRequest& request);
+
+// The local size a launch of kernel on device over request would get when
+// the application gives none (cl_khr_suggested_local_work_size), with the
+// errors that launch would have; request.local_size is ignored.
+Result<std::array<size_t, 3>> suggest_local_size(const Kernel& kernel, Device& device,
+                                                 const NDRangeRequest& request);
 
 // Enqueues kernel on queue over request: the arguments are taken as they
 // are now (the memory objects migrate to the queue's domain, USM pointers

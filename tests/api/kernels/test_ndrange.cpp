@@ -224,6 +224,63 @@ TEST_CASE("work-item functions with automatic local sizes") {
     check_records(records, ids_reference(range));
 }
 
+// cl_khr_suggested_local_work_size: the answer is the local size a launch
+// without one gets (read back from the work-items), with that launch's
+// errors.
+TEST_CASE("clGetKernelSuggestedLocalWorkSizeKHR answers the automatic local size") {
+    Fixture f;
+    IdsKernels kernels{f};
+    cl_kernel k = kernels.ids.get();
+    REQUIRE(device_info_string(f.device, CL_DEVICE_EXTENSIONS)
+                .find("cl_khr_suggested_local_work_size") != std::string::npos);
+    auto* suggest = reinterpret_cast<clGetKernelSuggestedLocalWorkSizeKHR_fn>(
+        clGetExtensionFunctionAddressForPlatform(platform(),
+                                                 "clGetKernelSuggestedLocalWorkSizeKHR"));
+    REQUIRE(suggest != nullptr);
+    for (const Range& range :
+         {Range{1, {97, 1, 1}}, Range{1, {1024, 1, 1}}, Range{2, {30, 14, 1}, {1, 1, 1}, {2, 9, 0}},
+          Range{3, {8, 9, 10}, {1, 1, 1}, {0, 1, 0}}, Range{1, {1 << 20, 1, 1}}}) {
+        INFO("global " << range.global[0] << "x" << range.global[1] << "x" << range.global[2]);
+        std::array<size_t, 3> suggested{0, 0, 0};
+        MemPtr out = make_buffer<cl_ulong>(f.ctx(), record_size * range.count());
+        set_arg(k, 0, out);
+        REQUIRE_OK(suggest(f.q(), k, range.dims, range.offset.data(), range.global.data(),
+                           suggested.data()));
+        const std::vector<cl_ulong> records = run_ids(f, k, range, false, true);
+        for (cl_uint d = 0; d < range.dims; ++d)
+            CHECK(suggested[d] == records[7 * d + 4]);
+    }
+
+    // reqd_work_group_size is the answer where the kernel has it.
+    KernelPtr fixed = make_kernel(kernels.program.get(), "ids_fixed");
+    MemPtr out = make_buffer<cl_ulong>(f.ctx(), record_size * 8 * 9);
+    set_arg(fixed.get(), 0, out);
+    const size_t global[] = {8, 9, 1};
+    std::array<size_t, 3> suggested{0, 0, 0};
+    REQUIRE_OK(suggest(f.q(), fixed.get(), 2, nullptr, global, suggested.data()));
+    CHECK(suggested[0] == 4);
+    CHECK(suggested[1] == 3);
+
+    // The errors, and nothing written when there is one.
+    const size_t zero[] = {16, 0, 16};
+    const size_t huge_offset[] = {SIZE_MAX - 4, 0, 0};
+    suggested = {7, 7, 7};
+    CHECK_CL(suggest(nullptr, k, 1, nullptr, global, suggested.data()), CL_INVALID_COMMAND_QUEUE);
+    CHECK_CL(suggest(f.q(), nullptr, 1, nullptr, global, suggested.data()), CL_INVALID_KERNEL);
+    CHECK_CL(suggest(f.q(), k, 0, nullptr, global, suggested.data()), CL_INVALID_WORK_DIMENSION);
+    CHECK_CL(suggest(f.q(), k, 4, nullptr, global, suggested.data()), CL_INVALID_WORK_DIMENSION);
+    CHECK_CL(suggest(f.q(), k, 1, nullptr, nullptr, suggested.data()), CL_INVALID_GLOBAL_WORK_SIZE);
+    CHECK_CL(suggest(f.q(), k, 2, nullptr, zero, suggested.data()), CL_INVALID_GLOBAL_WORK_SIZE);
+    CHECK_CL(suggest(f.q(), k, 1, huge_offset, global, suggested.data()), CL_INVALID_GLOBAL_OFFSET);
+    CHECK_CL(suggest(f.q(), k, 1, nullptr, global, nullptr), CL_INVALID_VALUE);
+    KernelPtr unset = make_kernel(kernels.program.get(), "ids");
+    CHECK_CL(suggest(f.q(), unset.get(), 1, nullptr, global, suggested.data()),
+             CL_INVALID_KERNEL_ARGS);
+    Fixture other;
+    CHECK_CL(suggest(other.q(), k, 1, nullptr, global, suggested.data()), CL_INVALID_CONTEXT);
+    CHECK(suggested == std::array<size_t, 3>{7, 7, 7});
+}
+
 TEST_CASE("automatic local sizes of large ranges stay consistent") {
     Fixture f;
     IdsKernels kernels{f};
