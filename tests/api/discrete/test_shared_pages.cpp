@@ -83,9 +83,9 @@ void add_on(cl_command_queue queue, cl_kernel kernel, const usm_functions& usm, 
     REQUIRE_OK(clFinish(queue));
 }
 
-} // namespace
-
-TEST_CASE("a shared allocation of a discrete-memory device moves by the blocks touched") {
+// A context of the CPU device and the first discrete device, a queue on
+// each, the program built for both.
+struct CpuAndDiscrete {
     const usm_functions usm = usm_test::load_usm(platform());
     const cl_device_id cpu = cpu_device();
     const cl_device_id device = discrete_devices()[0];
@@ -94,7 +94,12 @@ TEST_CASE("a shared allocation of a discrete-memory device moves by the blocks t
     const QueuePtr on_cpu = make_queue(context.get(), cpu);
     const ProgramPtr program = build_for(context.get(), {cpu, device}, source);
     const KernelPtr add = make_kernel(program.get(), "add");
+};
 
+} // namespace
+
+TEST_CASE_METHOD(CpuAndDiscrete,
+                 "a shared allocation of a discrete-memory device moves by the blocks touched") {
     constexpr size_t blocks = 16;
     constexpr size_t words = blocks * words_per_block;
     cl_int error = CL_OUT_OF_RESOURCES;
@@ -194,15 +199,8 @@ TEST_CASE("a shared allocation of a discrete-memory device moves by the blocks t
     REQUIRE_OK(usm.blocking_free(context.get(), data));
 }
 
-TEST_CASE("an allocation's own counters and resident bytes follow its blocks") {
-    const usm_functions usm = usm_test::load_usm(platform());
-    const cl_device_id cpu = cpu_device();
-    const cl_device_id device = discrete_devices()[0];
-    const ContextPtr context = make_context({cpu, device});
-    const QueuePtr on_device = make_queue(context.get(), device);
-    const ProgramPtr program = build_for(context.get(), {cpu, device}, source);
-    const KernelPtr add = make_kernel(program.get(), "add");
-
+TEST_CASE_METHOD(CpuAndDiscrete,
+                 "an allocation's own counters and resident bytes follow its blocks") {
     constexpr size_t blocks = 8;
     constexpr size_t words = blocks * words_per_block;
     cl_int error = CL_OUT_OF_RESOURCES;
