@@ -94,6 +94,15 @@ struct CpuAndDiscrete {
     const QueuePtr on_cpu = make_queue(context.get(), cpu);
     const ProgramPtr program = build_for(context.get(), {cpu, device}, source);
     const KernelPtr add = make_kernel(program.get(), "add");
+
+    // A shared allocation of the discrete device for words values.
+    cl_uint* shared_words(size_t words) const {
+        cl_int error = CL_OUT_OF_RESOURCES;
+        auto* data = static_cast<cl_uint*>(
+            usm.shared_alloc(context.get(), device, nullptr, words * 4, 0, &error));
+        REQUIRE_OK(error);
+        return data;
+    }
 };
 
 } // namespace
@@ -102,10 +111,7 @@ TEST_CASE_METHOD(CpuAndDiscrete,
                  "a shared allocation of a discrete-memory device moves by the blocks touched") {
     constexpr size_t blocks = 16;
     constexpr size_t words = blocks * words_per_block;
-    cl_int error = CL_OUT_OF_RESOURCES;
-    auto* data = static_cast<cl_uint*>(
-        usm.shared_alloc(context.get(), device, nullptr, words * 4, 0, &error));
-    REQUIRE_OK(error);
+    cl_uint* data = shared_words(words);
     std::vector<cl_uint> model(words);
     for (size_t i = 0; i < words; ++i)
         data[i] = model[i] = static_cast<cl_uint>(i * 3);
@@ -203,13 +209,8 @@ TEST_CASE_METHOD(CpuAndDiscrete,
                  "an allocation's own counters and resident bytes follow its blocks") {
     constexpr size_t blocks = 8;
     constexpr size_t words = blocks * words_per_block;
-    cl_int error = CL_OUT_OF_RESOURCES;
-    auto* data = static_cast<cl_uint*>(
-        usm.shared_alloc(context.get(), device, nullptr, words * 4, 0, &error));
-    REQUIRE_OK(error);
-    auto* other = static_cast<cl_uint*>(
-        usm.shared_alloc(context.get(), device, nullptr, words * 4, 0, &error));
-    REQUIRE_OK(error);
+    cl_uint* data = shared_words(words);
+    cl_uint* other = shared_words(words);
     for (size_t i = 0; i < words; ++i)
         data[i] = other[i] = static_cast<cl_uint>(i);
     CHECK(resident_bytes(usm, context.get(), data) == 0);
@@ -257,6 +258,7 @@ TEST_CASE_METHOD(CpuAndDiscrete,
     // A device allocation of the discrete device is all in its memory, a
     // host allocation and the CPU device's allocations never are; none of
     // them moves.
+    cl_int error = CL_OUT_OF_RESOURCES;
     void* on_card = usm.device_alloc(context.get(), device, nullptr, 3 * kib, 0, &error);
     REQUIRE_OK(error);
     void* host = usm.host_alloc(context.get(), nullptr, 3 * kib, 0, &error);
