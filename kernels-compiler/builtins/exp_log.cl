@@ -110,8 +110,10 @@ OVERLOAD double exp(double x) {
 // the ones with selects at the end (C99's F.9.4.4). (The same in double
 // with a 16- and a 32-entry table read by gathers, 8 lanes to a vector:
 // 0.49 Gelem/s on one core of an AVX-512 Xeon.)
-OVERLOAD float pow(float x, float y) {
-  const float Ax = fabs(x);
+// |x|^y for y = YHi + YLo (YLo: the part of an integer exponent a float
+// cannot hold, for pown; HasLo 0 for pow, where the terms of YLo fold
+// away once inlined), x's sign ignored; zero and infinite |x| saturate.
+static float pow_magnitude(float Ax, float YHi, float YLo, const int HasLo) {
   const int Sub = as_int(Ax) < 0x00800000;
   // Subnormals scaled by 2^23, the exponent lowered by 23 again: the bits
   // of a float whose exponent field may be negative (signed arithmetic).
@@ -151,8 +153,10 @@ OVERLOAD float pow(float x, float y) {
                              : (Ax == INFINITY ? INFINITY : (float)(Tmp >> 23));
   const float AHi = K + Log2Hi;
   const float ALo = ((K - AHi) + Log2Hi) + Log2Lo;
-  const float THi = y * AHi;
-  const float TLo = fabs(THi) < 256.0f ? fma(y, AHi, -THi) + y * ALo : 0.0f;
+  const float THi = YHi * AHi;
+  const float TLoHi = fma(YHi, AHi, -THi) + YHi * ALo;
+  const float TLoAll = HasLo ? fma(YLo, AHi, TLoHi) : TLoHi;
+  const float TLo = fabs(THi) < 256.0f ? TLoAll : 0.0f;
   const float T = fmin(fmax(THi, -200.0f), 200.0f);
   const float N = rint(T);
   const float R = (T - N) + TLo;
@@ -164,8 +168,13 @@ OVERLOAD float pow(float x, float y) {
   Ex = Ex * R + 0x1.62e430p-1f;
   const int Ni = (int)N;
   const int N1 = Ni >> 1;
-  float Result = fma(Ex, R, 1.0f) * as_float((N1 + 127) << 23) *
-                 as_float((Ni - N1 + 127) << 23);
+  return fma(Ex, R, 1.0f) * as_float((N1 + 127) << 23) *
+         as_float((Ni - N1 + 127) << 23);
+}
+
+OVERLOAD float pow(float x, float y) {
+  const float Ax = fabs(x);
+  float Result = pow_magnitude(Ax, y, 0.0f, 0);
   // The sign for y an odd integer, NaN for x < 0 and y not an integer
   // (infinities are even integers here), NaNs, and the ones whatever the
   // other operand (y = 0, x = 1, x = -1 and y infinite).
@@ -177,7 +186,19 @@ OVERLOAD float pow(float x, float y) {
   return (y == 0.0f | x == 1.0f | ((Ax == 1.0f) & isinf(y))) ? 1.0f : Result;
 }
 
+// pown: n as the float nearest it plus the rest (exact: at most 64 in
+// magnitude), the sign from n's own parity, 1 for n = 0 whatever x.
+OVERLOAD float pown(float x, int n) {
+  const float NHi = (float)n;
+  const float NLo = (float)((long)n - (long)NHi);
+  float Result = pow_magnitude(fabs(x), NHi, NLo, 1);
+  Result = (signbit(x) & (n & 1)) ? -Result : Result;
+  Result = isnan(x) ? x : Result;
+  return n == 0 ? 1.0f : Result;
+}
+
 VEC_1(float, log, float)
 VEC_1(float, exp, float)
 VEC_1(double, exp, double)
 VEC_2(float, pow, float, float)
+VEC_2(float, pown, float, int)

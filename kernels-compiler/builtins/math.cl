@@ -324,8 +324,6 @@ VEC_2(float, powr, float, float)
 VEC_2(double, powr, double, double)
 
 OVERLOAD double pown(double x, int n) { return pow(x, (double)n); }
-OVERLOAD float pown(float x, int n) { return (float)pow((double)x, (double)n); }
-VEC_2(float, pown, float, int)
 VEC_2(double, pown, double, int)
 
 // rootn: pow(|x|, 1/n) is off by |log x| times the rounding error of 1/n
