@@ -11,9 +11,8 @@
 
 #include <CL/cl.h>
 
-#include <span>
-
 #include <array>
+#include <span>
 
 namespace usmcl::core {
 

@@ -127,19 +127,18 @@ memory::SharedPages::Traffic
 UsmAllocations::traffic(const memory::UsmAllocation& allocation) const {
     memory::SharedPages::Traffic traffic;
     const auto* device = static_cast<const Device*>(allocation.owner);
-    const bool own_domain = device && device->memory_domain() != 0;
     switch (allocation.kind) {
     case UsmKind::host:
     case UsmKind::svm: break;
     case UsmKind::device:
-        if (own_domain)
+        if (device->memory_domain() != 0)
             traffic.resident_bytes = allocation.size;
         break;
     case UsmKind::shared: {
         std::lock_guard lock(pages_mutex_);
         if (const auto it = pages_.find(allocation.base); it != pages_.end())
             traffic = it->second->traffic();
-        else if (own_domain && &domain_of(device) != Platform::instance().memory_domains()[0].get())
+        else if (&domain_of(device) != &domain_of(nullptr)) // a NUMA domain's
             traffic.resident_bytes = allocation.size;
         break;
     }
